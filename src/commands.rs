@@ -1,0 +1,415 @@
+//! What each subcommand does: build the library's configuration from the
+//! parsed flags, run it, and print the outcome. Part of the binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use serde::Serialize;
+
+use tickbot::bench;
+use tickbot::game::Game;
+use tickbot::game::snake::SnakeGame;
+use tickbot::game::snake::bfs_tail::BfsTail;
+use tickbot::replay::{self, ReplayError};
+use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, Summary};
+use tickbot::telemetry::{self, LogConfig};
+
+use crate::cli::{BenchGame, Cli, Command, PlayGame, ReplayCommand, RunArgs, RunGame, SnakeArgs};
+
+/// The documented exit codes (see `tickbot --help`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Success = 0,
+    Diverged = 1,
+    BadInput = 2,
+    InvalidReplay = 3,
+    Runtime = 4,
+    Interrupted = 130,
+}
+
+/// An error on its way out, with the exit code it maps to.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: Exit,
+    pub error: anyhow::Error,
+}
+
+trait ExitOnError<T> {
+    fn exit_code(self, code: Exit) -> Result<T, Failure>;
+}
+
+impl<T, E: Into<anyhow::Error>> ExitOnError<T> for Result<T, E> {
+    fn exit_code(self, code: Exit) -> Result<T, Failure> {
+        self.map_err(|error| Failure { code, error: error.into() })
+    }
+}
+
+pub fn execute(cli: Cli) -> Result<Exit, Failure> {
+    let writes_log = !matches!(cli.command, Command::Replay(_));
+    let log = LogConfig { level: cli.log_level.clone(), dir: writes_log.then(|| cli.log_dir.clone()) };
+    telemetry::init(&log).exit_code(Exit::BadInput)?;
+    match cli.command {
+        Command::Run(args) => run(args),
+        Command::Play(PlayGame::Snake(args)) => {
+            let config = args.snake.config().exit_code(Exit::BadInput)?;
+            let session = SessionConfig {
+                games: 1,
+                seeding: Seeding::Exact(args.seed),
+                jobs: 1,
+                replays: args.record.clone().map_or(ReplayTarget::None, ReplayTarget::File),
+                results_path: None,
+                move_budget: Duration::from_millis(args.move_budget_ms),
+            };
+            let (summary, records) = run_snake_session(config, session)?;
+            let Some(record) = records.first() else {
+                return Err(Failure { code: Exit::Runtime, error: anyhow!("the game did not finish") });
+            };
+            println!(
+                "snake seed {}: {} ({}), length {}, {} ticks, {:.1} ms",
+                record.seed,
+                record.outcome,
+                record.reason,
+                record.score,
+                record.ticks,
+                record.elapsed_us as f64 / 1000.0
+            );
+            if let Some(path) = &record.replay {
+                println!("replay written to {}", path.display());
+            }
+            if let (true, Some(path)) = (args.show, &record.replay) {
+                let bytes = std::fs::read(path).exit_code(Exit::Runtime)?;
+                let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
+                print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
+            }
+            Ok(session_exit(&summary))
+        }
+        Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
+        Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
+        Command::Bench(BenchGame::Snake(args)) => {
+            let config = args.snake.config().exit_code(Exit::BadInput)?;
+            let threads = args.threads.unwrap_or_else(default_parallelism);
+            let report = bench::bench_snake(&config, args.episodes, args.seed, threads).exit_code(Exit::Runtime)?;
+            if args.json {
+                print_json(&report)?;
+            } else {
+                println!("planner        {}", report.planner);
+                println!("rules          {}", report.rules);
+                println!("episodes       {} (seed {}, {} threads)", report.episodes, report.seed, report.threads);
+                println!("avg length     {:.2}", report.avg_length);
+                println!("avg steps      {:.2}", report.avg_steps);
+                println!("fill rate      {:.1}% ({} filled the board)", report.fill_rate * 100.0, report.won);
+                println!("lost           {}", report.lost);
+                println!("stalled        {}", report.stalled);
+                println!("moves/sec      {:.0}", report.moves_per_sec);
+            }
+            Ok(Exit::Success)
+        }
+    }
+}
+
+fn default_parallelism() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+fn run(args: RunArgs) -> Result<Exit, Failure> {
+    let snake_args = match &args.game {
+        Some(RunGame::Snake(snake_args)) => snake_args,
+        None => &SnakeArgs::default(),
+    };
+    let config = snake_args.config().exit_code(Exit::BadInput)?;
+    let replay_dir = args.out.join("replays");
+    let results_path = args.out.join("results.jsonl");
+    let session = SessionConfig {
+        games: args.games,
+        seeding: Seeding::Derived { master: args.seed },
+        jobs: args.jobs.unwrap_or_else(default_parallelism),
+        replays: ReplayTarget::Dir(replay_dir.clone()),
+        results_path: Some(results_path.clone()),
+        move_budget: Duration::from_millis(args.move_budget_ms),
+    };
+    println!("tickbot run: {} games of snake with {}, master seed {}", args.games, snake_args.planner.name(), args.seed);
+    println!("  rules: {}", SnakeGame::describe(&config));
+    let (summary, _) = run_snake_session(config, session)?;
+    print_summary(&summary);
+    println!("  replays: {}/  results: {}", replay_dir.display(), results_path.display());
+    Ok(session_exit(&summary))
+}
+
+fn run_snake_session(
+    config: tickbot::game::snake::Config,
+    session: SessionConfig,
+) -> Result<(Summary, Vec<session::GameRecord>), Failure> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)?;
+    let level = Arc::new(config);
+    let planner_level = Arc::clone(&level);
+    let result = runtime.block_on(session::run::<SnakeGame, _>(
+        level,
+        move || BfsTail::new(&planner_level),
+        session,
+        shutdown_signal(),
+    ));
+    // A planner that ignored its budget may still hold a blocking thread:
+    // do not wait for it forever.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    result.exit_code(Exit::Runtime)
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+}
+
+fn session_exit(summary: &Summary) -> Exit {
+    if summary.interrupted {
+        Exit::Interrupted
+    } else if summary.failed > 0 {
+        Exit::Runtime
+    } else {
+        Exit::Success
+    }
+}
+
+fn print_summary(summary: &Summary) {
+    let interrupted = if summary.interrupted { "  (interrupted)" } else { "" };
+    println!(
+        "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {}{interrupted}",
+        summary.games_finished, summary.won, summary.lost, summary.stalled, summary.aborted, summary.failed
+    );
+    println!(
+        "  mean score {:.2}, best {}, {} ticks in {:.2} s",
+        summary.mean_score,
+        summary.best_score,
+        summary.total_ticks,
+        summary.elapsed_us as f64 / 1e6
+    );
+}
+
+fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
+    let text = serde_json::to_string(value).exit_code(Exit::Runtime)?;
+    println!("{text}");
+    Ok(())
+}
+
+/// One line of `replay verify --json`.
+#[derive(Debug, Serialize)]
+struct FileReport {
+    path: PathBuf,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ticks: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tick: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    action: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual_hash: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+struct VerifyReport {
+    files: Vec<FileReport>,
+    ok: usize,
+    diverged: usize,
+    invalid: usize,
+}
+
+fn verify(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_replays(path, &mut files).exit_code(Exit::BadInput)?;
+    }
+    let mut reports = Vec::with_capacity(files.len());
+    for path in files {
+        let report = verify_file(&path);
+        if !json {
+            println!("{}", describe_report(&report));
+        }
+        reports.push(report);
+    }
+    let count = |status| reports.iter().filter(|report| report.status == status).count();
+    let report = VerifyReport { ok: count("ok"), diverged: count("diverged"), invalid: count("invalid"), files: reports };
+    if json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "{} replays: {} reproduced, {} diverged, {} invalid",
+            report.files.len(),
+            report.ok,
+            report.diverged,
+            report.invalid
+        );
+    }
+    Ok(if report.files.is_empty() {
+        eprintln!("error: no .tbr replay files found in {}", display_paths(paths));
+        Exit::BadInput
+    } else if report.diverged > 0 {
+        Exit::Diverged
+    } else if report.invalid > 0 {
+        Exit::InvalidReplay
+    } else {
+        Exit::Success
+    })
+}
+
+fn display_paths(paths: &[PathBuf]) -> String {
+    paths.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Files are taken as given; directories are searched recursively for
+/// `*.tbr` files, in sorted order so reports are stable.
+fn collect_replays(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    let metadata = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if !metadata.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("cannot list {}", path.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot list {}", path.display()))?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect_replays(&entry, out)?;
+        } else if entry.extension().is_some_and(|extension| extension == "tbr") {
+            out.push(entry);
+        }
+    }
+    Ok(())
+}
+
+fn verify_file(path: &Path) -> FileReport {
+    let mut report = FileReport {
+        path: path.to_path_buf(),
+        status: "invalid",
+        ticks: None,
+        outcome: None,
+        reason: None,
+        tick: None,
+        action: None,
+        expected_hash: None,
+        actual_hash: None,
+        detail: None,
+    };
+    let replay = match std::fs::read(path).map_err(ReplayError::from).and_then(|bytes| replay::decode(&bytes)) {
+        Ok(replay) => replay,
+        Err(error) => {
+            report.detail = Some(error.to_string());
+            return report;
+        }
+    };
+    match replay::verify(&replay) {
+        Ok(reproduced) => {
+            report.status = "ok";
+            report.ticks = Some(reproduced.ticks);
+            report.outcome = Some(reproduced.outcome.kind.to_string());
+            report.reason = Some(reproduced.outcome.reason);
+        }
+        Err(divergence) => {
+            report.status = "diverged";
+            report.tick = Some(divergence.tick);
+            report.action = Some(divergence.action);
+            report.expected_hash = Some(format!("{:016x}", divergence.expected));
+            report.actual_hash = Some(format!("{:016x}", divergence.actual));
+            report.detail = Some(divergence.detail);
+        }
+    }
+    report
+}
+
+fn describe_report(report: &FileReport) -> String {
+    let path = report.path.display();
+    let detail = report.detail.as_deref().unwrap_or("");
+    match report.status {
+        "ok" => format!(
+            "ok        {path}: {} ticks, {} ({})",
+            report.ticks.unwrap_or(0),
+            report.outcome.as_deref().unwrap_or(""),
+            report.reason.as_deref().unwrap_or("")
+        ),
+        "diverged" => format!(
+            "DIVERGED  {path}: tick {}: {detail} (action {}, expected hash {}, actual {})",
+            report.tick.unwrap_or(0),
+            report.action.as_deref().unwrap_or("-"),
+            report.expected_hash.as_deref().unwrap_or("-"),
+            report.actual_hash.as_deref().unwrap_or("-")
+        ),
+        _ => format!("INVALID   {path}: {detail}"),
+    }
+}
+
+fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+    let replay = replay::decode_partial(&bytes)
+        .with_context(|| format!("{}", path.display()))
+        .exit_code(Exit::InvalidReplay)?;
+    let header = &replay.header;
+    let params: Vec<String> = header.planner.params.iter().map(|(name, value)| format!("{name}={value}")).collect();
+    let mut out = String::new();
+    out.push_str(&format!("replay    {}\n", path.display()));
+    out.push_str(&format!("format    version {}, recorded by tickbot {}\n", replay::FORMAT_VERSION, header.tickbot_version));
+    out.push_str(&format!("game      {}: {}\n", header.game.name(), describe_spec(&header.game)));
+    out.push_str(&format!("seed      {}\n", header.seed));
+    out.push_str(&format!("planner   {} {}\n", header.planner.name, params.join(" ")));
+    let ticks = replay.frames.len() as u32;
+    match &replay.footer {
+        Some(footer) => out.push_str(&format!("outcome   {} after {} ticks\n", footer.outcome, footer.ticks)),
+        None => out.push_str(&format!("outcome   none: the file ends after tick {ticks}, no footer\n")),
+    }
+    let boards = if all {
+        replay::render_all(&replay).exit_code(Exit::Diverged)?
+    } else {
+        let tick = tick.unwrap_or(ticks);
+        vec![replay::render_at(&replay, tick).exit_code(Exit::BadInput)?]
+    };
+    for board in boards {
+        out.push('\n');
+        out.push_str(&board);
+    }
+    let mut stdout = std::io::stdout().lock();
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = stdout.write_all(out.as_bytes());
+    Ok(Exit::Success)
+}
+
+fn describe_spec(spec: &tickbot::game::GameSpec) -> String {
+    struct Describe;
+    impl tickbot::game::GameVisitor for Describe {
+        type Output = String;
+        fn visit<G: Game>(self, config: &G::Config) -> String {
+            G::describe(config)
+        }
+    }
+    spec.visit(Describe)
+}

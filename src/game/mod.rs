@@ -1,0 +1,214 @@
+//! The `Game` trait every tick-based environment implements, and the shared
+//! vocabulary around it (status, outcome, state hashing, illegal actions).
+//!
+//! Nothing in `game/` knows about tokio, files, the replay codec, tracing
+//! subscribers or wall-clock time: a game is a pure function of its
+//! configuration, its seed and the actions it is given.
+
+pub mod snake;
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::Xxh3;
+
+/// A tick-based environment: built from a validated configuration and a seed,
+/// stepped one action per tick.
+pub trait Game: Clone + Send + 'static {
+    /// The validated level and rules. Embedded whole in every replay header.
+    type Config: Clone + fmt::Debug + Send + Sync + 'static;
+    /// One decision. Replays store it as its [`Game::action_code`].
+    type Action: Copy + Eq + fmt::Debug + fmt::Display + Send + 'static;
+
+    /// The game's name on the command line and in replays (`"snake"`).
+    const NAME: &'static str;
+
+    /// The initial state. All randomness the game will ever use is derived
+    /// from `seed` here.
+    fn new(config: &Self::Config, seed: u64) -> Self;
+
+    /// The actions that [`Game::step`] accepts now, appended to `out` (which
+    /// the caller clears and reuses). Empty once the game is over.
+    fn legal_actions(&self, out: &mut Vec<Self::Action>);
+
+    /// Plays one tick. An action that is not legal now is rejected and the
+    /// state is left untouched.
+    fn step(&mut self, action: Self::Action) -> Result<(), IllegalAction>;
+
+    /// Whether the game goes on, and if not, how it ended.
+    fn status(&self) -> Status;
+
+    /// Ticks played so far.
+    fn tick(&self) -> u32;
+
+    /// The game's own measure of progress (Snake: its length).
+    fn score(&self) -> i64;
+
+    /// Feeds the canonical byte encoding of the full state to `hasher`. Two
+    /// states that can behave differently in future must encode differently.
+    fn hash_state(&self, hasher: &mut StateHasher);
+
+    /// A human-readable picture of the state, ending in a newline.
+    fn render(&self) -> String;
+
+    /// The stable integer that stands for `action` in a replay.
+    fn action_code(action: Self::Action) -> u32;
+
+    /// The inverse of [`Game::action_code`]; `None` for a code no action has.
+    fn action_from_code(code: u32) -> Option<Self::Action>;
+
+    /// Wraps `config` for a replay header.
+    fn spec(config: &Self::Config) -> GameSpec;
+
+    /// A one-line description of the level and rules, for reports.
+    fn describe(config: &Self::Config) -> String;
+
+    /// xxh3-64 of the canonical encoding: the hash replays record per tick.
+    fn state_hash(&self) -> u64 {
+        let mut hasher = StateHasher::new();
+        self.hash_state(&mut hasher);
+        hasher.finish()
+    }
+}
+
+/// The configuration of any game, as a replay header stores it. Appending a
+/// variant keeps old replays readable; reordering variants breaks them.
+/// Deserializing a variant validates it, so a hostile replay cannot build an
+/// unplayable game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameSpec {
+    Snake(snake::Config),
+}
+
+/// Code that works with any game, given the concrete type at run time:
+/// [`GameSpec::visit`] calls [`GameVisitor::visit`] with the right `G`. This
+/// is the one `match` over games that replay verification and display need.
+pub trait GameVisitor {
+    type Output;
+    fn visit<G: Game>(self, config: &G::Config) -> Self::Output;
+}
+
+impl GameSpec {
+    pub fn name(&self) -> &'static str {
+        match self {
+            GameSpec::Snake(_) => snake::SnakeGame::NAME,
+        }
+    }
+
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
+        }
+    }
+}
+
+/// Whether a game is still running, and if not, how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Running,
+    Over(Outcome),
+}
+
+/// How a game ended, with a short reason a person can read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub kind: OutcomeKind,
+    pub reason: String,
+}
+
+/// The four ways a game can end. `Aborted` is never produced by a game's own
+/// rules: the session uses it when it stops a game early (Ctrl-C, a planner
+/// over its time budget).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutcomeKind {
+    Won,
+    Lost,
+    Stalled,
+    Aborted,
+}
+
+impl Outcome {
+    pub fn new(kind: OutcomeKind, reason: impl Into<String>) -> Outcome {
+        Outcome { kind, reason: reason.into() }
+    }
+}
+
+impl OutcomeKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutcomeKind::Won => "won",
+            OutcomeKind::Lost => "lost",
+            OutcomeKind::Stalled => "stalled",
+            OutcomeKind::Aborted => "aborted",
+        }
+    }
+}
+
+impl fmt::Display for OutcomeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.kind, self.reason)
+    }
+}
+
+/// An action [`Game::step`] refused, with why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("illegal action {action} at tick {tick}: {reason}")]
+pub struct IllegalAction {
+    pub action: String,
+    pub tick: u32,
+    pub reason: &'static str,
+}
+
+/// Streams a state's canonical encoding into xxh3-64 without allocating.
+/// Integers are written little-endian at their declared width, so the hash is
+/// the same on every platform.
+#[derive(Clone)]
+pub struct StateHasher {
+    inner: Xxh3,
+}
+
+impl fmt::Debug for StateHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("StateHasher")
+    }
+}
+
+impl Default for StateHasher {
+    fn default() -> Self {
+        StateHasher::new()
+    }
+}
+
+impl StateHasher {
+    pub fn new() -> StateHasher {
+        StateHasher { inner: Xxh3::new() }
+    }
+    pub fn u8(&mut self, value: u8) {
+        self.inner.update(&[value]);
+    }
+    pub fn u16(&mut self, value: u16) {
+        self.inner.update(&value.to_le_bytes());
+    }
+    pub fn u32(&mut self, value: u32) {
+        self.inner.update(&value.to_le_bytes());
+    }
+    pub fn u64(&mut self, value: u64) {
+        self.inner.update(&value.to_le_bytes());
+    }
+    pub fn u128(&mut self, value: u128) {
+        self.inner.update(&value.to_le_bytes());
+    }
+    pub fn bytes(&mut self, value: &[u8]) {
+        self.inner.update(value);
+    }
+    pub fn finish(&self) -> u64 {
+        self.inner.digest()
+    }
+}

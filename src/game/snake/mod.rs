@@ -1,0 +1,619 @@
+//! Snake: the rules, the board, the map format and the presets.
+//!
+//! One food at a time, placed uniformly on a free cell from the game's own
+//! [`GameRng`]; eating grows the snake by one. Lost on hitting a wall or the
+//! body, won when the body fills every free cell, stalled when no food is
+//! eaten for `stall_limit` ticks or the episode reaches `max_ticks`.
+
+pub mod bfs_tail;
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{Game, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+use crate::map::{MapError, content_lines};
+use crate::rng::GameRng;
+
+/// Largest board side we accept; cell indices must fit in a `u16`.
+pub const MAX_SIDE: u16 = 200;
+
+/// A direction of movement. The action of a Snake tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dir {
+    Up,
+    Right,
+    Down,
+    Left,
+}
+
+impl Dir {
+    /// All directions, in the fixed order every tie-break uses.
+    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+
+    pub fn opposite(self) -> Dir {
+        match self {
+            Dir::Up => Dir::Down,
+            Dir::Right => Dir::Left,
+            Dir::Down => Dir::Up,
+            Dir::Left => Dir::Right,
+        }
+    }
+
+    fn code(self) -> u8 {
+        self as u8
+    }
+
+    pub fn parse(word: &str) -> Option<Dir> {
+        match word {
+            "up" => Some(Dir::Up),
+            "right" => Some(Dir::Right),
+            "down" => Some(Dir::Down),
+            "left" => Some(Dir::Left),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Dir {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Dir::Up => "up",
+            Dir::Right => "right",
+            Dir::Down => "down",
+            Dir::Left => "left",
+        })
+    }
+}
+
+/// Whether the head may move into the cell the tail leaves on the same tick.
+/// Benchmarks differ on this, so it is a rule, not a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TailRule {
+    /// The tail moves first; the head may take its cell (unless eating).
+    Vacates,
+    /// The tail's cell counts as body until the tick ends (chuyangliu/snake).
+    Blocks,
+}
+
+/// Where the snake starts: its head, the way it faces, and its length. The
+/// body trails straight behind the head.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Start {
+    pub col: u16,
+    pub row: u16,
+    pub heading: Dir,
+    pub length: u16,
+}
+
+/// Everything a Snake game is built from, unvalidated: what a map file, the
+/// command line or a replay header says. [`Config::try_from`] validates it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnakeSetup {
+    pub width: u16,
+    pub height: u16,
+    /// Row-major, `width * height` entries; `true` is a wall.
+    pub walls: Vec<bool>,
+    /// `None`: length 3 trailing right from the first free cell.
+    pub start: Option<Start>,
+    pub tail_rule: TailRule,
+    /// Ticks without food before the game is stalled; `None`: width·height·4.
+    pub stall_limit: Option<u32>,
+    /// The episode cap in ticks, if any.
+    pub max_ticks: Option<u32>,
+}
+
+/// A validated Snake configuration. Only [`Config::try_from`] builds one, so
+/// a `Config` always describes a playable game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SnakeSetup", into = "SnakeSetup")]
+pub struct Config {
+    width: u16,
+    height: u16,
+    walls: Vec<bool>,
+    start: Start,
+    tail_rule: TailRule,
+    stall_limit: u32,
+    max_ticks: Option<u32>,
+    /// Cells that are not walls: the length of a snake that has won.
+    n_free_cells: u32,
+    /// The start body, head first.
+    start_body: Vec<u16>,
+}
+
+/// The default start length when the map does not give one.
+pub const DEFAULT_START_LENGTH: u16 = 3;
+
+impl SnakeSetup {
+    /// An open `width`×`height` board with the default rules.
+    pub fn open(width: u16, height: u16) -> SnakeSetup {
+        SnakeSetup {
+            width,
+            height,
+            walls: vec![false; usize::from(width) * usize::from(height)],
+            start: None,
+            tail_rule: TailRule::Vacates,
+            stall_limit: None,
+            max_ticks: None,
+        }
+    }
+
+    /// The rules of the widely quoted chuyangliu/snake benchmark: 8×8
+    /// playable cells, length 4 in the top-left corner heading right, the
+    /// head may not enter the tail's cell, episodes capped at 5000 steps
+    /// (and no other stall rule, as there).
+    pub fn chuyangliu() -> SnakeSetup {
+        SnakeSetup {
+            start: Some(Start { col: 3, row: 0, heading: Dir::Right, length: 4 }),
+            tail_rule: TailRule::Blocks,
+            stall_limit: Some(5000),
+            max_ticks: Some(5000),
+            ..SnakeSetup::open(8, 8)
+        }
+    }
+
+    /// Parses a map: `X` wall, `.` free, optional `start COL ROW DIR LENGTH`
+    /// and `tail vacates|blocks` lines before the grid, `#` comment lines.
+    pub fn parse(text: &str) -> Result<SnakeSetup, MapError> {
+        let mut start = None;
+        let mut tail_rule = TailRule::Vacates;
+        let mut width = 0usize;
+        let mut rows: Vec<Vec<bool>> = Vec::new();
+        let mut first_grid_line = 0;
+        for (line_no, line) in content_lines(text) {
+            let mut words = line.split_whitespace();
+            let keyword = words.next().unwrap_or_default();
+            if rows.is_empty() && keyword == "start" {
+                start = Some(parse_start(line_no, line)?);
+                continue;
+            }
+            if rows.is_empty() && keyword == "tail" {
+                tail_rule = match words.next() {
+                    Some("vacates") => TailRule::Vacates,
+                    Some("blocks") => TailRule::Blocks,
+                    _ => return Err(MapError::at(line_no, 0, "expected `tail vacates` or `tail blocks`")),
+                };
+                continue;
+            }
+            let mut cells = Vec::with_capacity(line.len());
+            for (index, ch) in line.chars().enumerate() {
+                match ch {
+                    'X' => cells.push(true),
+                    '.' => cells.push(false),
+                    other => {
+                        return Err(MapError::at(
+                            line_no,
+                            index + 1,
+                            format!("unexpected {other:?}: a cell is 'X' (wall) or '.' (free)"),
+                        ));
+                    }
+                }
+            }
+            if rows.is_empty() {
+                width = cells.len();
+                first_grid_line = line_no;
+            } else if cells.len() != width {
+                return Err(MapError::at(
+                    line_no,
+                    cells.len().min(width) + 1,
+                    format!("row has {} cells, but the first row (line {first_grid_line}) has {width}", cells.len()),
+                ));
+            }
+            rows.push(cells);
+        }
+        if rows.is_empty() {
+            return Err(MapError::whole("no grid: expected rows of 'X' (wall) and '.' (free)"));
+        }
+        let too_big = |n: usize| n > usize::from(MAX_SIDE);
+        if too_big(width) || too_big(rows.len()) {
+            return Err(MapError::whole(format!("the board may be at most {MAX_SIDE}×{MAX_SIDE}")));
+        }
+        Ok(SnakeSetup {
+            width: width as u16,
+            height: rows.len() as u16,
+            walls: rows.concat(),
+            start,
+            tail_rule,
+            stall_limit: None,
+            max_ticks: None,
+        })
+    }
+}
+
+fn parse_start(line_no: usize, line: &str) -> Result<Start, MapError> {
+    let expected = "expected `start COL ROW DIRECTION LENGTH`, e.g. `start 1 1 right 3`";
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let [_, col, row, heading, length] = words[..] else {
+        return Err(MapError::at(line_no, 0, expected));
+    };
+    let number = |word: &str| word.parse::<u16>().map_err(|_| MapError::at(line_no, 0, expected));
+    let heading = Dir::parse(heading)
+        .ok_or_else(|| MapError::at(line_no, 0, format!("unknown direction {heading:?}: {expected}")))?;
+    Ok(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? })
+}
+
+impl TryFrom<SnakeSetup> for Config {
+    type Error = MapError;
+
+    fn try_from(setup: SnakeSetup) -> Result<Config, MapError> {
+        let SnakeSetup { width, height, walls, start, tail_rule, stall_limit, max_ticks } = setup;
+        if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
+            return Err(MapError::whole(format!("board is {width}×{height}; each side must be 1..={MAX_SIDE}")));
+        }
+        let n_cells = usize::from(width) * usize::from(height);
+        if walls.len() != n_cells {
+            return Err(MapError::whole(format!("{} wall flags for {n_cells} cells", walls.len())));
+        }
+        let start = match start {
+            Some(start) => start,
+            None => default_start(width, &walls)?,
+        };
+        let start_body = lay_start_body(width, height, &walls, start)?;
+        let n_free_cells = walls.iter().filter(|&&wall| !wall).count() as u32;
+        let stall_limit = stall_limit.unwrap_or(u32::from(width) * u32::from(height) * 4);
+        if stall_limit == 0 || max_ticks == Some(0) {
+            return Err(MapError::whole("stall limit and episode cap must be at least 1 tick"));
+        }
+        Ok(Config { width, height, walls, start, tail_rule, stall_limit, max_ticks, n_free_cells, start_body })
+    }
+}
+
+impl From<Config> for SnakeSetup {
+    fn from(config: Config) -> SnakeSetup {
+        SnakeSetup {
+            width: config.width,
+            height: config.height,
+            walls: config.walls,
+            start: Some(config.start),
+            tail_rule: config.tail_rule,
+            stall_limit: Some(config.stall_limit),
+            max_ticks: config.max_ticks,
+        }
+    }
+}
+
+/// Length 3 trailing right, tail on the first free cell (row-major) that has
+/// room for it.
+fn default_start(width: u16, walls: &[bool]) -> Result<Start, MapError> {
+    let length = DEFAULT_START_LENGTH;
+    let fits = |cell: usize| {
+        let col = cell % usize::from(width);
+        col + usize::from(length) <= usize::from(width)
+            && (cell..cell + usize::from(length)).all(|c| !walls[c])
+    };
+    let tail = (0..walls.len())
+        .find(|&cell| fits(cell))
+        .ok_or_else(|| MapError::whole("no `start` line, and no row has 3 free cells in a row for the default start"))?;
+    let head = tail + usize::from(length) - 1;
+    Ok(Start {
+        col: (head % usize::from(width)) as u16,
+        row: (head / usize::from(width)) as u16,
+        heading: Dir::Right,
+        length,
+    })
+}
+
+/// The start body, head first, trailing straight behind the head.
+fn lay_start_body(width: u16, height: u16, walls: &[bool], start: Start) -> Result<Vec<u16>, MapError> {
+    if start.length == 0 {
+        return Err(MapError::whole("start length must be at least 1"));
+    }
+    let back = start.heading.opposite();
+    let (mut col, mut row) = (i32::from(start.col), i32::from(start.row));
+    let mut body = Vec::with_capacity(usize::from(start.length));
+    for _ in 0..start.length {
+        if col < 0 || row < 0 || col >= i32::from(width) || row >= i32::from(height) {
+            return Err(MapError::whole(format!(
+                "the start snake (head at column {}, row {}, heading {}, length {}) does not fit on the board",
+                start.col, start.row, start.heading, start.length
+            )));
+        }
+        let cell = (row * i32::from(width) + col) as usize;
+        if walls[cell] {
+            return Err(MapError::whole(format!("the start snake lies on a wall at column {col}, row {row}")));
+        }
+        body.push(cell as u16);
+        let (dc, dr) = delta(back);
+        col += dc;
+        row += dr;
+    }
+    Ok(body)
+}
+
+fn delta(dir: Dir) -> (i32, i32) {
+    match dir {
+        Dir::Up => (0, -1),
+        Dir::Right => (1, 0),
+        Dir::Down => (0, 1),
+        Dir::Left => (-1, 0),
+    }
+}
+
+impl Config {
+    pub fn width(&self) -> u16 {
+        self.width
+    }
+    pub fn height(&self) -> u16 {
+        self.height
+    }
+    pub fn n_cells(&self) -> usize {
+        usize::from(self.width) * usize::from(self.height)
+    }
+    pub fn is_wall(&self, cell: u16) -> bool {
+        self.walls[usize::from(cell)]
+    }
+    pub fn tail_rule(&self) -> TailRule {
+        self.tail_rule
+    }
+    pub fn stall_limit(&self) -> u32 {
+        self.stall_limit
+    }
+    pub fn max_ticks(&self) -> Option<u32> {
+        self.max_ticks
+    }
+    pub fn start(&self) -> Start {
+        self.start
+    }
+    /// The length of a snake that fills the board.
+    pub fn n_free_cells(&self) -> u32 {
+        self.n_free_cells
+    }
+
+    /// The cell one step from `cell` in `dir`, or `None` off the board. Walls
+    /// are not checked.
+    pub fn neighbour(&self, cell: u16, dir: Dir) -> Option<u16> {
+        let (col, row) = (cell % self.width, cell / self.width);
+        match dir {
+            Dir::Up if row > 0 => Some(cell - self.width),
+            Dir::Down if row + 1 < self.height => Some(cell + self.width),
+            Dir::Left if col > 0 => Some(cell - 1),
+            Dir::Right if col + 1 < self.width => Some(cell + 1),
+            _ => None,
+        }
+    }
+
+    /// A one-line summary of the rules, for reports.
+    pub fn describe_rules(&self) -> String {
+        let tail = match self.tail_rule {
+            TailRule::Vacates => "head may enter the tail's cell",
+            TailRule::Blocks => "head may not enter the tail's cell",
+        };
+        let cap = match self.max_ticks {
+            Some(cap) => format!(", episode cap {cap} ticks"),
+            None => String::new(),
+        };
+        format!(
+            "{}x{} board, {} free cells, start length {} at ({},{}) heading {}, {tail}, stall after {} ticks without food{cap}",
+            self.width,
+            self.height,
+            self.n_free_cells,
+            self.start.length,
+            self.start.col,
+            self.start.row,
+            self.start.heading,
+            self.stall_limit
+        )
+    }
+}
+
+/// A game of Snake in progress.
+#[derive(Clone, Debug)]
+pub struct SnakeGame {
+    config: Arc<Config>,
+    /// Head first.
+    body: VecDeque<u16>,
+    /// `occupied[cell]`: the body covers `cell`.
+    occupied: Vec<bool>,
+    heading: Dir,
+    food: Option<u16>,
+    tick: u32,
+    ticks_since_food: u32,
+    rng: GameRng,
+    outcome: Option<Outcome>,
+}
+
+impl SnakeGame {
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// The body, head first.
+    pub fn body(&self) -> &VecDeque<u16> {
+        &self.body
+    }
+    pub fn head(&self) -> u16 {
+        self.body[0]
+    }
+    pub fn tail(&self) -> u16 {
+        self.body[self.body.len() - 1]
+    }
+    pub fn len(&self) -> usize {
+        self.body.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.body.is_empty()
+    }
+    pub fn heading(&self) -> Dir {
+        self.heading
+    }
+    pub fn food(&self) -> Option<u16> {
+        self.food
+    }
+    pub fn is_occupied(&self, cell: u16) -> bool {
+        self.occupied[usize::from(cell)]
+    }
+
+    /// Whether `dir` may be played now: never back into the neck.
+    pub fn is_legal(&self, dir: Dir) -> bool {
+        self.outcome.is_none() && (self.body.len() < 2 || dir != self.heading.opposite())
+    }
+
+    fn place_food(&mut self) {
+        let n_empty = self.config.n_free_cells - self.body.len() as u32;
+        debug_assert!(n_empty > 0);
+        let mut remaining = self.rng.below(n_empty);
+        for cell in 0..self.config.n_cells() as u16 {
+            if self.config.is_wall(cell) || self.is_occupied(cell) {
+                continue;
+            }
+            if remaining == 0 {
+                self.food = Some(cell);
+                return;
+            }
+            remaining -= 1;
+        }
+        unreachable!("fewer empty cells than counted");
+    }
+
+    fn end(&mut self, kind: OutcomeKind, reason: String) {
+        self.outcome = Some(Outcome::new(kind, reason));
+    }
+}
+
+impl Game for SnakeGame {
+    type Config = Config;
+    type Action = Dir;
+    const NAME: &'static str = "snake";
+
+    fn new(config: &Config, seed: u64) -> SnakeGame {
+        let mut occupied = vec![false; config.n_cells()];
+        for &cell in &config.start_body {
+            occupied[usize::from(cell)] = true;
+        }
+        let mut game = SnakeGame {
+            config: Arc::new(config.clone()),
+            body: config.start_body.iter().copied().collect(),
+            occupied,
+            heading: config.start.heading,
+            food: None,
+            tick: 0,
+            ticks_since_food: 0,
+            rng: GameRng::from_seed(seed),
+            outcome: None,
+        };
+        if game.body.len() as u32 == config.n_free_cells {
+            game.end(OutcomeKind::Won, "the start snake already fills the board".into());
+        } else {
+            game.place_food();
+        }
+        game
+    }
+
+    fn legal_actions(&self, out: &mut Vec<Dir>) {
+        out.extend(Dir::ALL.into_iter().filter(|&dir| self.is_legal(dir)));
+    }
+
+    fn step(&mut self, dir: Dir) -> Result<(), IllegalAction> {
+        if !self.is_legal(dir) {
+            let reason = if self.outcome.is_some() { "the game is over" } else { "the snake cannot reverse into its neck" };
+            return Err(IllegalAction { action: dir.to_string(), tick: self.tick, reason });
+        }
+        self.tick += 1;
+        self.heading = dir;
+        let head = self.head();
+        let Some(next) = self.config.neighbour(head, dir).filter(|&cell| !self.config.is_wall(cell)) else {
+            self.end(OutcomeKind::Lost, format!("hit a wall moving {dir} at tick {}", self.tick));
+            return Ok(());
+        };
+        let eats = self.food == Some(next);
+        let tail = self.tail();
+        let tail_leaves = !eats && self.config.tail_rule == TailRule::Vacates;
+        if self.is_occupied(next) && !(next == tail && tail_leaves) {
+            self.end(OutcomeKind::Lost, format!("hit its own body moving {dir} at tick {}", self.tick));
+            return Ok(());
+        }
+        if !eats {
+            self.body.pop_back();
+            self.occupied[usize::from(tail)] = false;
+        }
+        self.body.push_front(next);
+        self.occupied[usize::from(next)] = true;
+        if eats {
+            self.ticks_since_food = 0;
+            if self.body.len() as u32 == self.config.n_free_cells {
+                self.food = None;
+                self.end(OutcomeKind::Won, format!("filled the board at tick {}", self.tick));
+                return Ok(());
+            }
+            self.place_food();
+        } else {
+            self.ticks_since_food += 1;
+        }
+        if self.ticks_since_food >= self.config.stall_limit {
+            self.end(OutcomeKind::Stalled, format!("no food eaten in {} ticks", self.config.stall_limit));
+        } else if self.config.max_ticks.is_some_and(|cap| self.tick >= cap) {
+            self.end(OutcomeKind::Stalled, format!("reached the episode cap of {} ticks", self.tick));
+        }
+        Ok(())
+    }
+
+    fn status(&self) -> Status {
+        match &self.outcome {
+            None => Status::Running,
+            Some(outcome) => Status::Over(outcome.clone()),
+        }
+    }
+
+    fn tick(&self) -> u32 {
+        self.tick
+    }
+
+    fn score(&self) -> i64 {
+        self.body.len() as i64
+    }
+
+    fn hash_state(&self, hasher: &mut StateHasher) {
+        hasher.u32(self.tick);
+        hasher.u32(self.ticks_since_food);
+        hasher.u8(self.heading.code());
+        hasher.u16(self.food.unwrap_or(u16::MAX));
+        hasher.u32(self.body.len() as u32);
+        for &cell in &self.body {
+            hasher.u16(cell);
+        }
+        hasher.u128(self.rng.word_pos());
+        hasher.u8(match &self.outcome {
+            None => 0,
+            Some(outcome) => 1 + outcome.kind as u8,
+        });
+    }
+
+    fn render(&self) -> String {
+        let config = &self.config;
+        let status = match &self.outcome {
+            None => "running".to_string(),
+            Some(outcome) => outcome.to_string(),
+        };
+        let mut out = format!("tick {}  length {}  {status}\n", self.tick, self.body.len());
+        for row in 0..config.height {
+            for col in 0..config.width {
+                let cell = row * config.width + col;
+                let ch = if Some(cell) == self.body.front().copied() {
+                    '@'
+                } else if self.is_occupied(cell) {
+                    'o'
+                } else if Some(cell) == self.food {
+                    '*'
+                } else if config.is_wall(cell) {
+                    'X'
+                } else {
+                    '.'
+                };
+                out.push(ch);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    fn action_code(dir: Dir) -> u32 {
+        u32::from(dir.code())
+    }
+
+    fn action_from_code(code: u32) -> Option<Dir> {
+        Dir::ALL.get(usize::try_from(code).ok()?).copied()
+    }
+}

@@ -1,0 +1,23 @@
+//! The `tickbot` binary: parses the command line, sets up logging, calls the
+//! library, prints results, and maps errors to the documented exit codes.
+//! The only place that prints to stdout.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod cli;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::execute(cli) {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(failure) => {
+            eprintln!("error: {:#}", failure.error);
+            ExitCode::from(failure.code as u8)
+        }
+    }
+}

@@ -1,0 +1,371 @@
+//! The session runner: the only async module. It plays games as tokio
+//! tasks with bounded concurrency, sends planning (CPU work) to the blocking
+//! pool under a per-move budget, writes each game's replay durably, appends
+//! one JSON line per finished game to the results file, and on shutdown
+//! stops starting games and cleanly aborts the running ones.
+
+use std::future::Future;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tokio::io::AsyncWriteExt;
+use tokio::task::JoinSet;
+use tracing::{debug, error, info, warn};
+
+use crate::game::{Game, Outcome, OutcomeKind, Status};
+use crate::plan::{Budget, PlanError, Planner};
+use crate::replay::{Footer, Frame, Header, PlannerInfo, ReplayFile};
+use crate::rng::derive_seed;
+
+/// What to play and where to put it.
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    pub games: u64,
+    pub seeding: Seeding,
+    /// Games played at once.
+    pub jobs: usize,
+    pub replays: ReplayTarget,
+    /// Where each finished game's JSON line is appended, if anywhere.
+    pub results_path: Option<PathBuf>,
+    /// The longest one planner call may take before its game is aborted.
+    pub move_budget: Duration,
+}
+
+/// How each game's seed is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seeding {
+    /// Game `i` gets `derive_seed(master, i)`: independent of scheduling.
+    Derived { master: u64 },
+    /// Every game gets this seed (used to play one chosen game).
+    Exact(u64),
+}
+
+/// Where replays go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayTarget {
+    None,
+    /// One file per game, `<dir>/<game>-<index>.tbr`.
+    Dir(PathBuf),
+    /// Exactly this file (a session of one game).
+    File(PathBuf),
+}
+
+impl Seeding {
+    pub fn seed_of(self, index: u64) -> u64 {
+        match self {
+            Seeding::Derived { master } => derive_seed(master, index),
+            Seeding::Exact(seed) => seed,
+        }
+    }
+}
+
+/// One finished game: the line appended to the results file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    pub index: u64,
+    pub seed: u64,
+    pub game: &'static str,
+    pub planner: &'static str,
+    pub outcome: OutcomeKind,
+    pub reason: String,
+    pub ticks: u32,
+    pub score: i64,
+    pub elapsed_us: u64,
+    pub replay: Option<PathBuf>,
+}
+
+/// Totals over a session, in the order games were started.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub games_finished: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub stalled: u64,
+    pub aborted: u64,
+    /// Games that failed for a reason outside the game (an I/O error).
+    pub failed: u64,
+    pub total_ticks: u64,
+    pub mean_score: f64,
+    pub best_score: i64,
+    /// The session was stopped by a shutdown signal.
+    pub interrupted: bool,
+    pub elapsed_us: u64,
+}
+
+/// Why a session (or one of its games) failed outside the game's rules.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("replay {path}: {source}")]
+    Replay { path: PathBuf, source: io::Error },
+    #[error("results file {path}: {source}")]
+    Results { path: PathBuf, source: io::Error },
+    #[error("a game task failed: {0}")]
+    Task(String),
+    #[error("a session with one replay file must play exactly one game")]
+    OneFileManyGames,
+}
+
+/// Plays `config.games` games of `G` on `level`, each with a fresh planner
+/// from `make_planner`, until all are done or `shutdown` resolves.
+pub async fn run<G, P>(
+    level: Arc<G::Config>,
+    make_planner: impl Fn() -> P,
+    config: SessionConfig,
+    shutdown: impl Future<Output = ()>,
+) -> Result<(Summary, Vec<GameRecord>), SessionError>
+where
+    G: Game,
+    P: Planner<G>,
+{
+    if matches!(config.replays, ReplayTarget::File(_)) && config.games != 1 {
+        return Err(SessionError::OneFileManyGames);
+    }
+    let started = Instant::now();
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut results = match &config.results_path {
+        Some(path) => Some(ResultsFile::open(path).await?),
+        None => None,
+    };
+    let mut summary = Summary::default();
+    let mut records = Vec::new();
+    let mut tasks = JoinSet::new();
+    let mut next_index = 0u64;
+    let jobs = config.jobs.max(1);
+    tokio::pin!(shutdown);
+    loop {
+        while !summary.interrupted && tasks.len() < jobs && next_index < config.games {
+            let index = next_index;
+            next_index += 1;
+            let job = GameJob {
+                index,
+                seed: config.seeding.seed_of(index),
+                replay_path: replay_path(&config.replays, G::NAME, index),
+                move_budget: config.move_budget,
+                cancel: Arc::clone(&cancel),
+            };
+            tasks.spawn(play_game::<G, P>(Arc::clone(&level), make_planner(), job));
+        }
+        if tasks.is_empty() {
+            break;
+        }
+        tokio::select! {
+            () = &mut shutdown, if !summary.interrupted => {
+                summary.interrupted = true;
+                cancel.store(true, Ordering::Relaxed);
+                warn!(running = tasks.len(), "interrupted: starting no more games, aborting the running ones");
+            }
+            Some(joined) = tasks.join_next() => {
+                let outcome = joined.map_err(|error| SessionError::Task(error.to_string()));
+                match outcome.and_then(|result| result) {
+                    Ok(record) => {
+                        if let Some(results) = &mut results {
+                            results.append(&record).await?;
+                        }
+                        summary.add(&record);
+                        records.push(record);
+                    }
+                    Err(failure) => {
+                        error!(error = %failure, "game failed");
+                        summary.failed += 1;
+                    }
+                }
+            }
+        }
+    }
+    records.sort_by_key(|record| record.index);
+    summary.elapsed_us = started.elapsed().as_micros() as u64;
+    Ok((summary, records))
+}
+
+impl Summary {
+    fn add(&mut self, record: &GameRecord) {
+        let previous = self.games_finished as f64;
+        self.games_finished += 1;
+        match record.outcome {
+            OutcomeKind::Won => self.won += 1,
+            OutcomeKind::Lost => self.lost += 1,
+            OutcomeKind::Stalled => self.stalled += 1,
+            OutcomeKind::Aborted => self.aborted += 1,
+        }
+        self.total_ticks += u64::from(record.ticks);
+        self.mean_score = (self.mean_score * previous + record.score as f64) / self.games_finished as f64;
+        self.best_score = if previous == 0.0 { record.score } else { self.best_score.max(record.score) };
+    }
+}
+
+fn replay_path(target: &ReplayTarget, game: &str, index: u64) -> Option<PathBuf> {
+    match target {
+        ReplayTarget::None => None,
+        ReplayTarget::Dir(dir) => Some(dir.join(format!("{game}-{index:04}.tbr"))),
+        ReplayTarget::File(path) => Some(path.clone()),
+    }
+}
+
+struct GameJob {
+    index: u64,
+    seed: u64,
+    replay_path: Option<PathBuf>,
+    move_budget: Duration,
+    cancel: Arc<AtomicBool>,
+}
+
+/// Plays one game to its end (or until cancelled), recording it.
+async fn play_game<G: Game, P: Planner<G>>(
+    level: Arc<G::Config>,
+    mut planner: P,
+    job: GameJob,
+) -> Result<GameRecord, SessionError> {
+    let started = Instant::now();
+    let planner_name = planner.name();
+    let mut game = G::new(&level, job.seed);
+    info!(game = G::NAME, index = job.index, seed = job.seed, planner = planner_name, "game_start");
+    let header = Header {
+        tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
+        game: G::spec(&level),
+        seed: job.seed,
+        planner: PlannerInfo { name: planner_name.to_string(), params: planner.params() },
+        initial_hash: game.state_hash(),
+    };
+    let replay_error = |path: &Path, source| SessionError::Replay { path: path.to_path_buf(), source };
+    let mut replay = match &job.replay_path {
+        Some(path) => Some(ReplayFile::create(path, &header).map_err(|source| replay_error(path, source))?),
+        None => None,
+    };
+    // Kept outside `game`, which is away on the blocking pool while a
+    // planner runs and is lost if that planner overruns its budget.
+    let mut last_hash = header.initial_hash;
+    let mut ticks = game.tick();
+    let mut score = game.score();
+    let outcome = loop {
+        let tick = ticks;
+        if let Status::Over(outcome) = game.status() {
+            break outcome;
+        }
+        if job.cancel.load(Ordering::Relaxed) {
+            break Outcome::new(OutcomeKind::Aborted, format!("interrupted before tick {}", tick + 1));
+        }
+        let budget = Budget::new(Some(Instant::now() + job.move_budget), Some(Arc::clone(&job.cancel)));
+        let planning = tokio::task::spawn_blocking(move || {
+            let plan_started = Instant::now();
+            let decision = planner.next_action(&game, &budget);
+            (planner, game, decision, plan_started.elapsed())
+        });
+        // A planner that ignores its budget keeps its blocking thread, but
+        // the game is ended here, a little after the budget, all the same.
+        let grace = job.move_budget / 10 + Duration::from_millis(100);
+        let (returned_planner, returned_game, decision, plan_elapsed) =
+            match tokio::time::timeout(job.move_budget + grace, planning).await {
+                Ok(Ok(returned)) => returned,
+                Ok(Err(join_error)) => {
+                    break Outcome::new(OutcomeKind::Aborted, format!("planner crashed at tick {}: {join_error}", tick + 1));
+                }
+                Err(_) => {
+                    break Outcome::new(OutcomeKind::Aborted, over_budget_reason(job.move_budget, tick));
+                }
+            };
+        planner = returned_planner;
+        game = returned_game;
+        let decision = match decision {
+            Ok(decision) => decision,
+            Err(PlanError::OutOfTime) => break Outcome::new(OutcomeKind::Aborted, over_budget_reason(job.move_budget, tick)),
+            Err(PlanError::Cancelled) => {
+                break Outcome::new(OutcomeKind::Aborted, format!("interrupted while planning tick {}", tick + 1));
+            }
+            Err(error) => break Outcome::new(OutcomeKind::Aborted, format!("at tick {}: {error}", tick + 1)),
+        };
+        if let Some(stats) = decision.planned {
+            debug!(
+                index = job.index,
+                tick,
+                kind = stats.kind,
+                nodes = stats.nodes,
+                plan_len = stats.plan_len,
+                elapsed_us = plan_elapsed.as_micros() as u64,
+                "plan"
+            );
+        }
+        if let Err(illegal) = game.step(decision.action) {
+            error!(index = job.index, error = %illegal, "planner chose an illegal action");
+            break Outcome::new(OutcomeKind::Aborted, format!("planner chose an illegal action: {illegal}"));
+        }
+        last_hash = game.state_hash();
+        ticks = game.tick();
+        score = game.score();
+        if let (Some(file), Some(path)) = (&mut replay, &job.replay_path) {
+            // Buffered: a syscall every few hundred frames, cheap enough to
+            // do on the runtime thread.
+            let frame = Frame { action: G::action_code(decision.action), hash: last_hash };
+            file.frame(frame).map_err(|source| replay_error(path, source))?;
+        }
+    };
+    let footer = Footer { outcome: outcome.clone(), ticks, final_hash: last_hash };
+    let replay_written = match (replay, &job.replay_path) {
+        (Some(file), Some(path)) => {
+            let finished = tokio::task::spawn_blocking(move || file.finish(footer)).await;
+            let finished = finished.map_err(|error| SessionError::Task(error.to_string()))?;
+            Some(finished.map_err(|source| replay_error(path, source))?)
+        }
+        _ => None,
+    };
+    let record = GameRecord {
+        index: job.index,
+        seed: job.seed,
+        game: G::NAME,
+        planner: planner_name,
+        outcome: outcome.kind,
+        reason: outcome.reason,
+        ticks,
+        score,
+        elapsed_us: started.elapsed().as_micros() as u64,
+        replay: replay_written,
+    };
+    info!(
+        game = G::NAME,
+        index = record.index,
+        seed = record.seed,
+        planner = planner_name,
+        outcome = %record.outcome,
+        reason = %record.reason,
+        ticks = record.ticks,
+        score = record.score,
+        elapsed_us = record.elapsed_us,
+        "game_end"
+    );
+    Ok(record)
+}
+
+fn over_budget_reason(budget: Duration, tick: u32) -> String {
+    format!("planner exceeded its move budget of {} ms at tick {}", budget.as_millis(), tick + 1)
+}
+
+/// The results file: one JSON line per finished game, each synced to disk
+/// before the next game is counted, so a crash loses at most the line being
+/// written and every line in the file parses.
+struct ResultsFile {
+    file: tokio::fs::File,
+    path: PathBuf,
+}
+
+impl ResultsFile {
+    async fn open(path: &Path) -> Result<ResultsFile, SessionError> {
+        let error = |source| SessionError::Results { path: path.to_path_buf(), source };
+        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+            tokio::fs::create_dir_all(parent).await.map_err(error)?;
+        }
+        let file = tokio::fs::OpenOptions::new().create(true).append(true).open(path).await.map_err(error)?;
+        Ok(ResultsFile { file, path: path.to_path_buf() })
+    }
+
+    async fn append(&mut self, record: &GameRecord) -> Result<(), SessionError> {
+        let mut line = serde_json::to_vec(record).map_err(|error| io::Error::other(error.to_string()))
+            .map_err(|source| SessionError::Results { path: self.path.clone(), source })?;
+        line.push(b'\n');
+        let error = |source| SessionError::Results { path: self.path.clone(), source };
+        self.file.write_all(&line).await.map_err(error)?;
+        self.file.sync_data().await.map_err(error)
+    }
+}

@@ -1,0 +1,83 @@
+//! Logging setup: human-readable lines on stderr, and JSON lines appended to
+//! a log file for later analysis.
+//!
+//! Events worth knowing by name: `game_start` and `game_end` (info; one per
+//! game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
+//! `ticks`, `score`, `elapsed_us`), and `plan` (debug; one per plan, with the
+//! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`). The message is the
+//! event name.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+/// The file JSON events are appended to, inside the log directory.
+pub const LOG_FILE_NAME: &str = "tickbot.jsonl";
+
+/// Where and how much to log.
+#[derive(Clone, Debug)]
+pub struct LogConfig {
+    /// A filter directive (`info`, `debug`, `tickbot=debug,warn`). `None`:
+    /// `RUST_LOG` if set, else `info`.
+    pub level: Option<String>,
+    /// Directory of the JSON log file; `None`: no file.
+    pub dir: Option<PathBuf>,
+}
+
+/// Why logging could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum TelemetryError {
+    #[error("log filter {directive:?}: {message}")]
+    Filter { directive: String, message: String },
+    #[error("log file {path}: {source}")]
+    File { path: PathBuf, source: io::Error },
+}
+
+fn filter(config: &LogConfig) -> Result<EnvFilter, TelemetryError> {
+    let directive = match &config.level {
+        Some(level) => level.clone(),
+        None => std::env::var(EnvFilter::DEFAULT_ENV).unwrap_or_else(|_| "info".to_string()),
+    };
+    EnvFilter::try_new(&directive).map_err(|error| TelemetryError::Filter { directive, message: error.to_string() })
+}
+
+/// Installs the global subscriber. Call once, from `main`.
+pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
+    let stderr_layer = tracing_subscriber::fmt::layer()
+        .with_writer(io::stderr)
+        .with_ansi(io::stderr().is_terminal())
+        .with_target(false)
+        .compact()
+        .with_filter(filter(config)?);
+    let file_layer = match &config.dir {
+        Some(dir) => {
+            let file = open_log_file(dir)?;
+            // A mutex around an unbuffered file: every event is one write
+            // call, nothing is ever dropped (unlike a lossy non-blocking
+            // writer), and a crash loses no finished line.
+            let layer = tracing_subscriber::fmt::layer()
+                .json()
+                .flatten_event(true)
+                .with_current_span(false)
+                .with_span_list(false)
+                .with_writer(Mutex::new(file))
+                .with_filter(filter(config)?);
+            Some(layer)
+        }
+        None => None,
+    };
+    tracing_subscriber::registry().with(stderr_layer).with(file_layer).init();
+    Ok(())
+}
+
+fn open_log_file(dir: &Path) -> Result<File, TelemetryError> {
+    let path = dir.join(LOG_FILE_NAME);
+    let error = |source| TelemetryError::File { path: path.clone(), source };
+    fs::create_dir_all(dir).map_err(error)?;
+    OpenOptions::new().create(true).append(true).open(&path).map_err(error)
+}
