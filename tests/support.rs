@@ -1,0 +1,68 @@
+//! Helpers shared by the integration tests: playing and recording games in
+//! memory, and locating the repository.
+
+use std::path::{Path, PathBuf};
+
+use tickbot::game::Game;
+use tickbot::game::snake::bfs_tail::BfsTail;
+use tickbot::game::snake::{Config, SnakeGame, SnakeSetup};
+use tickbot::plan::{Budget, Planner, play_to_end};
+use tickbot::replay::{Footer, Frame, Header, PlannerInfo, Replay};
+
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn repo_path(relative: &str) -> PathBuf {
+    repo_root().join(relative)
+}
+
+pub fn chuyangliu() -> Config {
+    Config::try_from(SnakeSetup::chuyangliu()).expect("the preset is valid")
+}
+
+pub fn open_board(width: u16, height: u16) -> Config {
+    Config::try_from(SnakeSetup::open(width, height)).expect("an open board is valid")
+}
+
+/// Plays one Snake game with bfs-tail and returns its replay, built in memory
+/// exactly as the session records it.
+pub fn record_snake(config: &Config, seed: u64) -> Replay {
+    let mut game = SnakeGame::new(config, seed);
+    let mut planner = BfsTail::new(config);
+    let header = Header {
+        tickbot_version: "test".to_string(),
+        game: SnakeGame::spec(config),
+        seed,
+        planner: PlannerInfo {
+            name: Planner::<SnakeGame>::name(&planner).to_string(),
+            params: Planner::<SnakeGame>::params(&planner),
+        },
+        initial_hash: game.state_hash(),
+    };
+    let mut frames = Vec::new();
+    let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |action, game| {
+        frames.push(Frame { action: SnakeGame::action_code(action), hash: game.state_hash() });
+    })
+    .expect("bfs-tail plays legal moves");
+    let footer = Footer { outcome, ticks: game.tick(), final_hash: game.state_hash() };
+    Replay { header, frames, footer: Some(footer) }
+}
+
+/// Every `*.tbr` file below `dir`, sorted.
+pub fn replay_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable directory") {
+            let path = entry.expect("readable entry").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|extension| extension == "tbr") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
