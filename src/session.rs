@@ -369,3 +369,92 @@ impl ResultsFile {
         self.file.sync_data().await.map_err(error)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::snake::{Config, Dir, SnakeGame, SnakeSetup};
+    use crate::plan::Decision;
+
+    /// Walks right forever, sleeping `delay` per move, honouring its budget.
+    struct SlowWalker {
+        delay: Duration,
+    }
+
+    impl Planner<SnakeGame> for SlowWalker {
+        fn name(&self) -> &'static str {
+            "slow-walker"
+        }
+        fn params(&self) -> Vec<(String, String)> {
+            vec![("delay_ms".into(), self.delay.as_millis().to_string())]
+        }
+        fn next_action(&mut self, game: &SnakeGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
+            std::thread::sleep(self.delay);
+            if let Some(error) = budget.exhausted() {
+                return Err(error);
+            }
+            let action = if game.is_legal(Dir::Right) { Dir::Right } else { Dir::Down };
+            Ok(Decision { action, planned: None })
+        }
+    }
+
+    /// A corridor: walking right, the snake reaches the far wall after
+    /// about `width` ticks.
+    fn level(width: u16) -> Arc<Config> {
+        Arc::new(Config::try_from(SnakeSetup::open(width, 1)).unwrap())
+    }
+
+    fn config(games: u64, move_budget: Duration) -> SessionConfig {
+        SessionConfig {
+            games,
+            seeding: Seeding::Derived { master: 9 },
+            jobs: 2,
+            replays: ReplayTarget::None,
+            results_path: None,
+            move_budget,
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_planner_over_its_budget_aborts_its_game() {
+        let planner = || SlowWalker { delay: Duration::from_millis(30) };
+        let (summary, records) =
+            run::<SnakeGame, _>(level(30), planner, config(1, Duration::from_millis(5)), std::future::pending())
+                .await
+                .unwrap();
+        assert_eq!(summary.aborted, 1);
+        assert!(records[0].reason.contains("exceeded its move budget of 5 ms at tick 1"), "{}", records[0].reason);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn shutdown_aborts_running_games_and_starts_no_more() {
+        let planner = || SlowWalker { delay: Duration::from_millis(2) };
+        let shutdown = tokio::time::sleep(Duration::from_millis(50));
+        let (summary, records) =
+            run::<SnakeGame, _>(level(200), planner, config(50, Duration::from_secs(5)), shutdown).await.unwrap();
+        assert!(summary.interrupted);
+        // Only the first `jobs` games were ever started, and both were aborted.
+        assert_eq!(records.iter().map(|record| record.index).collect::<Vec<_>>(), [0, 1]);
+        assert!(records.iter().all(|record| record.outcome == OutcomeKind::Aborted), "{records:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn results_file_gets_one_line_per_game() {
+        let dir = std::env::temp_dir().join(format!("tickbot-session-{}", std::process::id()));
+        let results_path = dir.join("results.jsonl");
+        let _ = std::fs::remove_file(&results_path);
+        let session = SessionConfig {
+            results_path: Some(results_path.clone()),
+            replays: ReplayTarget::Dir(dir.join("replays")),
+            ..config(3, Duration::from_secs(5))
+        };
+        let planner = || SlowWalker { delay: Duration::ZERO };
+        let (summary, _) = run::<SnakeGame, _>(level(30), planner, session, std::future::pending()).await.unwrap();
+        assert_eq!(summary.games_finished, 3);
+        let text = std::fs::read_to_string(&results_path).unwrap();
+        let lines: Vec<serde_json::Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines.iter().all(|line| line["outcome"] == "lost" && line["planner"] == "slow-walker"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
