@@ -1,1 +1,86 @@
-fn main(){}
+//! Criterion benchmarks of the planners' cost per move. Each benchmark starts
+//! from positions reached by playing seeded games forward, so it measures the
+//! planner on the boards it really meets, not on an empty one.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use tickbot::game::snake::bfs_tail::BfsTail;
+use tickbot::game::snake::{Config, SnakeGame, SnakeSetup};
+use tickbot::game::{Game, Status};
+use tickbot::plan::{Budget, Planner};
+use tickbot::rng::derive_seed;
+
+/// Moves timed in one run: the planner keeps a record of the current meal,
+/// so it is timed over consecutive moves of one game, not on a position
+/// replayed out of context (which it would take for a new game each time).
+const MOVES_PER_BATCH: u64 = 32;
+
+/// The first position of a seeded chuyangliu game where the snake has
+/// `length` cells and at least [`MOVES_PER_BATCH`] moves still to play.
+fn position(config: &Config, length: usize) -> SnakeGame {
+    let mut planner = BfsTail::new(config);
+    for index in 0.. {
+        let mut game = SnakeGame::new(config, derive_seed(0, index));
+        while game.status() == Status::Running && game.len() < length {
+            let decision = planner.next_action(&game, &Budget::unlimited()).expect("bfs-tail always answers");
+            game.step(decision.action).expect("bfs-tail plays legal moves");
+        }
+        let mut ahead = game.clone();
+        for _ in 0..MOVES_PER_BATCH {
+            if ahead.status() != Status::Running {
+                break;
+            }
+            let decision = planner.next_action(&ahead, &Budget::unlimited()).expect("bfs-tail always answers");
+            ahead.step(decision.action).expect("bfs-tail plays legal moves");
+        }
+        if game.len() == length && ahead.status() == Status::Running {
+            return game;
+        }
+    }
+    unreachable!("the seed loop is endless")
+}
+
+fn bfs_tail_per_move(c: &mut Criterion) {
+    let config = Config::try_from(SnakeSetup::chuyangliu()).expect("the preset is valid");
+    let mut group = c.benchmark_group("bfs-tail/chuyangliu");
+    // One criterion iteration is one move, so `time` reads as time per move.
+    group.throughput(Throughput::Elements(1));
+    for length in [8, 24, 40, 56] {
+        let start = position(&config, length);
+        let mut planner = BfsTail::new(&config);
+        group.bench_with_input(BenchmarkId::new("length", length), &start, |b, start| {
+            b.iter_custom(|n_moves| {
+                let mut elapsed = Duration::ZERO;
+                let mut left = n_moves;
+                while left > 0 {
+                    // Each run replays the same stretch of the game from the
+                    // start position; the clone is not timed.
+                    let run = left.min(MOVES_PER_BATCH);
+                    let mut game = start.clone();
+                    let started = Instant::now();
+                    for _ in 0..run {
+                        let decision =
+                            planner.next_action(&game, &Budget::unlimited()).expect("bfs-tail always answers");
+                        game.step(black_box(decision.action)).expect("bfs-tail plays legal moves");
+                    }
+                    elapsed += started.elapsed();
+                    left -= run;
+                }
+                elapsed
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    targets = bfs_tail_per_move
+}
+criterion_main!(benches);

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::game::snake::{self, SnakeGame};
 use crate::game::{Game, OutcomeKind};
-use crate::plan::{Budget, PlayError, Planner, play_to_end};
+use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
 /// The result of one benchmark episode.
@@ -49,7 +49,8 @@ pub fn play_episodes<G: Game, P: Planner<G>>(
                     for index in (worker as u64..n_episodes).step_by(threads) {
                         let mut game = G::new(level, derive_seed(master_seed, index));
                         let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {})?;
-                        played.push((index, Episode { outcome: outcome.kind, score: game.score(), ticks: game.tick() }));
+                        played
+                            .push((index, Episode { outcome: outcome.kind, score: game.score(), ticks: game.tick() }));
                     }
                     Ok(played)
                 })

@@ -130,7 +130,12 @@ fn run(args: RunArgs) -> Result<Exit, Failure> {
         results_path: Some(results_path.clone()),
         move_budget: Duration::from_millis(args.move_budget_ms),
     };
-    println!("tickbot run: {} games of snake with {}, master seed {}", args.games, snake_args.planner.name(), args.seed);
+    println!(
+        "tickbot run: {} games of snake with {}, master seed {}",
+        args.games,
+        snake_args.planner.name(),
+        args.seed
+    );
     println!("  rules: {}", SnakeGame::describe(&config));
     let (summary, _) = run_snake_session(config, session)?;
     print_summary(&summary);
@@ -257,7 +262,8 @@ fn verify(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
         reports.push(report);
     }
     let count = |status| reports.iter().filter(|report| report.status == status).count();
-    let report = VerifyReport { ok: count("ok"), diverged: count("diverged"), invalid: count("invalid"), files: reports };
+    let report =
+        VerifyReport { ok: count("ok"), diverged: count("diverged"), invalid: count("invalid"), files: reports };
     if json {
         print_json(&report)?;
     } else {
@@ -370,15 +376,19 @@ fn describe_report(report: &FileReport) -> String {
 }
 
 fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
-    let replay = replay::decode_partial(&bytes)
-        .with_context(|| format!("{}", path.display()))
-        .exit_code(Exit::InvalidReplay)?;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+    let replay =
+        replay::decode_partial(&bytes).with_context(|| format!("{}", path.display())).exit_code(Exit::InvalidReplay)?;
     let header = &replay.header;
     let params: Vec<String> = header.planner.params.iter().map(|(name, value)| format!("{name}={value}")).collect();
     let mut out = String::new();
     out.push_str(&format!("replay    {}\n", path.display()));
-    out.push_str(&format!("format    version {}, recorded by tickbot {}\n", replay::FORMAT_VERSION, header.tickbot_version));
+    out.push_str(&format!(
+        "format    version {}, recorded by tickbot {}\n",
+        replay::FORMAT_VERSION,
+        header.tickbot_version
+    ));
     out.push_str(&format!("game      {}: {}\n", header.game.name(), describe_spec(&header.game)));
     out.push_str(&format!("seed      {}\n", header.seed));
     out.push_str(&format!("planner   {} {}\n", header.planner.name, params.join(" ")));

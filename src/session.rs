@@ -261,7 +261,10 @@ async fn play_game<G: Game, P: Planner<G>>(
             match tokio::time::timeout(job.move_budget + grace, planning).await {
                 Ok(Ok(returned)) => returned,
                 Ok(Err(join_error)) => {
-                    break Outcome::new(OutcomeKind::Aborted, format!("planner crashed at tick {}: {join_error}", tick + 1));
+                    break Outcome::new(
+                        OutcomeKind::Aborted,
+                        format!("planner crashed at tick {}: {join_error}", tick + 1),
+                    );
                 }
                 Err(_) => {
                     break Outcome::new(OutcomeKind::Aborted, over_budget_reason(job.move_budget, tick));
@@ -271,7 +274,9 @@ async fn play_game<G: Game, P: Planner<G>>(
         game = returned_game;
         let decision = match decision {
             Ok(decision) => decision,
-            Err(PlanError::OutOfTime) => break Outcome::new(OutcomeKind::Aborted, over_budget_reason(job.move_budget, tick)),
+            Err(PlanError::OutOfTime) => {
+                break Outcome::new(OutcomeKind::Aborted, over_budget_reason(job.move_budget, tick));
+            }
             Err(PlanError::Cancelled) => {
                 break Outcome::new(OutcomeKind::Aborted, format!("interrupted while planning tick {}", tick + 1));
             }
@@ -361,7 +366,8 @@ impl ResultsFile {
     }
 
     async fn append(&mut self, record: &GameRecord) -> Result<(), SessionError> {
-        let mut line = serde_json::to_vec(record).map_err(|error| io::Error::other(error.to_string()))
+        let mut line = serde_json::to_vec(record)
+            .map_err(|error| io::Error::other(error.to_string()))
             .map_err(|source| SessionError::Results { path: self.path.clone(), source })?;
         line.push(b'\n');
         let error = |source| SessionError::Results { path: self.path.clone(), source };

@@ -62,10 +62,8 @@ fn results_do_not_depend_on_concurrency() {
         tickbot(dir.path()).args(["run", "--games", "4", "--jobs", jobs, "snake", "--size", "6x6"]).assert().success();
         let mut lines = json_lines(&dir.path().join("out/results.jsonl"));
         lines.sort_by_key(|line| line["index"].as_u64());
-        let files: Vec<Vec<u8>> = replay_files(&dir.path().join("out/replays"))
-            .iter()
-            .map(|path| std::fs::read(path).unwrap())
-            .collect();
+        let files: Vec<Vec<u8>> =
+            replay_files(&dir.path().join("out/replays")).iter().map(|path| std::fs::read(path).unwrap()).collect();
         let summary: Vec<_> =
             lines.iter().map(|line| (line["seed"].clone(), line["ticks"].clone(), line["score"].clone())).collect();
         (summary, files)
@@ -100,7 +98,10 @@ fn play_records_identical_bytes_for_the_same_seed_and_show_draws_the_board() {
 #[test]
 fn verify_reports_each_kind_of_bad_file_with_its_exit_code() {
     let dir = TempDir::new().unwrap();
-    tickbot(dir.path()).args(["play", "snake", "--size", "6x6", "--seed", "3", "--record", "good.tbr"]).assert().success();
+    tickbot(dir.path())
+        .args(["play", "snake", "--size", "6x6", "--seed", "3", "--record", "good.tbr"])
+        .assert()
+        .success();
     let good = std::fs::read(dir.path().join("good.tbr")).unwrap();
     let write = |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).unwrap();
 
@@ -110,7 +111,11 @@ fn verify_reports_each_kind_of_bad_file_with_its_exit_code() {
     let mut footer_damaged = good.clone();
     *footer_damaged.last_mut().unwrap() ^= 0x01;
     write("footer.tbr", &footer_damaged);
-    tickbot(dir.path()).args(["replay", "verify", "footer.tbr"]).assert().code(1).stdout(predicate::str::contains("DIVERGED"));
+    tickbot(dir.path())
+        .args(["replay", "verify", "footer.tbr"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("DIVERGED"));
 
     write("truncated.tbr", &good[..good.len() - 20]);
     tickbot(dir.path())
@@ -150,7 +155,8 @@ fn verify_json_names_the_divergent_tick_and_action() {
     let mut decoded = tickbot::replay::decode(&bytes).unwrap();
     decoded.frames[9].action = (decoded.frames[9].action + 1) % 4;
     std::fs::write(dir.path().join("x.tbr"), tickbot::replay::encode_to_vec(&decoded).unwrap()).unwrap();
-    let output = tickbot(dir.path()).args(["replay", "verify", "--json", "x.tbr"]).assert().code(1).get_output().clone();
+    let output =
+        tickbot(dir.path()).args(["replay", "verify", "--json", "x.tbr"]).assert().code(1).get_output().clone();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     let file = &report["files"][0];
     assert_eq!(file["status"], "diverged");
@@ -190,7 +196,9 @@ fn bench_prints_the_documented_json_keys() {
         .get_output()
         .clone();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    for key in ["episodes", "avg_length", "avg_steps", "fill_rate", "lost", "stalled", "moves_per_sec", "planner", "rules"] {
+    for key in
+        ["episodes", "avg_length", "avg_steps", "fill_rate", "lost", "stalled", "moves_per_sec", "planner", "rules"]
+    {
         assert!(report.get(key).is_some(), "{key} missing in {report}");
     }
     assert_eq!(report["episodes"], 12);

@@ -5,7 +5,7 @@
 use tickbot::game::OutcomeKind;
 use tickbot::replay;
 
-use crate::support::{repo_path, replay_files};
+use crate::support::{replay_files, repo_path};
 
 #[test]
 fn every_golden_replay_verifies() {

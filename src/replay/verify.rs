@@ -145,7 +145,13 @@ impl GameVisitor for Renderer<'_> {
                 .ok_or_else(|| format!("action code {} is not a {} action", frame.action, G::NAME))
                 .and_then(|action| game.step(action).map_err(|illegal| illegal.to_string()));
             if let Err(detail) = step {
-                return Err(Divergence { tick, action: format!("#{}", frame.action), expected: frame.hash, actual: 0, detail });
+                return Err(Divergence {
+                    tick,
+                    action: format!("#{}", frame.action),
+                    expected: frame.hash,
+                    actual: 0,
+                    detail,
+                });
             }
             if wanted(tick) {
                 boards.push(game.render());

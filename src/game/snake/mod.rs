@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
 use crate::map::{MapError, content_lines};
 use crate::rng::GameRng;
 
@@ -282,12 +282,11 @@ fn default_start(width: u16, walls: &[bool]) -> Result<Start, MapError> {
     let length = DEFAULT_START_LENGTH;
     let fits = |cell: usize| {
         let col = cell % usize::from(width);
-        col + usize::from(length) <= usize::from(width)
-            && (cell..cell + usize::from(length)).all(|c| !walls[c])
+        col + usize::from(length) <= usize::from(width) && (cell..cell + usize::from(length)).all(|c| !walls[c])
     };
-    let tail = (0..walls.len())
-        .find(|&cell| fits(cell))
-        .ok_or_else(|| MapError::whole("no `start` line, and no row has 3 free cells in a row for the default start"))?;
+    let tail = (0..walls.len()).find(|&cell| fits(cell)).ok_or_else(|| {
+        MapError::whole("no `start` line, and no row has 3 free cells in a row for the default start")
+    })?;
     let head = tail + usize::from(length) - 1;
     Ok(Start {
         col: (head % usize::from(width)) as u16,
@@ -445,6 +444,11 @@ impl SnakeGame {
     pub fn is_occupied(&self, cell: u16) -> bool {
         self.occupied[usize::from(cell)]
     }
+    /// Ticks since the last meal (or the start): the game stalls when this
+    /// reaches [`Config::stall_limit`].
+    pub fn ticks_since_food(&self) -> u32 {
+        self.ticks_since_food
+    }
 
     /// Whether `dir` may be played now: never back into the neck.
     pub fn is_legal(&self, dir: Dir) -> bool {
@@ -508,7 +512,8 @@ impl Game for SnakeGame {
 
     fn step(&mut self, dir: Dir) -> Result<(), IllegalAction> {
         if !self.is_legal(dir) {
-            let reason = if self.outcome.is_some() { "the game is over" } else { "the snake cannot reverse into its neck" };
+            let reason =
+                if self.outcome.is_some() { "the game is over" } else { "the snake cannot reverse into its neck" };
             return Err(IllegalAction { action: dir.to_string(), tick: self.tick, reason });
         }
         self.tick += 1;
@@ -615,5 +620,331 @@ impl Game for SnakeGame {
 
     fn action_from_code(code: u32) -> Option<Dir> {
         Dir::ALL.get(usize::try_from(code).ok()?).copied()
+    }
+
+    fn spec(config: &Config) -> GameSpec {
+        GameSpec::Snake(config.clone())
+    }
+
+    fn describe(config: &Config) -> String {
+        config.describe_rules()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::GameRng;
+
+    fn level(map: &str) -> Config {
+        Config::try_from(SnakeSetup::parse(map).expect("map parses")).expect("map validates")
+    }
+
+    fn cell(config: &Config, col: u16, row: u16) -> u16 {
+        row * config.width() + col
+    }
+
+    fn lost(game: &SnakeGame) -> bool {
+        matches!(game.status(), Status::Over(Outcome { kind: OutcomeKind::Lost, .. }))
+    }
+
+    fn reason_contains(game: &SnakeGame, text: &str) -> bool {
+        matches!(game.status(), Status::Over(outcome) if outcome.reason.contains(text))
+    }
+
+    fn over_kind(game: &SnakeGame) -> Option<OutcomeKind> {
+        match game.status() {
+            Status::Running => None,
+            Status::Over(outcome) => Some(outcome.kind),
+        }
+    }
+
+    impl SnakeGame {
+        /// A game in the position drawn by `picture`: `X` wall, `.` free,
+        /// `*` the food, `0` the head and `1`..`9`, `a`..`z` the rest of the
+        /// body in order. For tests that need a position play cannot easily
+        /// reach; later food comes from `seed`'s stream as usual.
+        pub(crate) fn from_picture(picture: &str, tail_rule: TailRule, seed: u64) -> SnakeGame {
+            let rows: Vec<&str> = picture.lines().map(str::trim).filter(|row| !row.is_empty()).collect();
+            let width = rows[0].len() as u16;
+            let mut walls = Vec::new();
+            let mut ranked = Vec::new();
+            let mut food = None;
+            for (row, line) in rows.iter().enumerate() {
+                assert_eq!(line.len(), usize::from(width), "ragged picture");
+                for (col, ch) in line.chars().enumerate() {
+                    let index = (row * usize::from(width) + col) as u16;
+                    walls.push(ch == 'X');
+                    match ch {
+                        'X' | '.' => {}
+                        '*' => food = Some(index),
+                        _ => ranked.push((ch.to_digit(36).expect("body cells are 0-9, a-z"), index)),
+                    }
+                }
+            }
+            ranked.sort_unstable();
+            let body: Vec<u16> = ranked.into_iter().map(|(_, index)| index).collect();
+            let head = body[0];
+            let heading = match body.get(1) {
+                Some(&neck) if neck + 1 == head => Dir::Right,
+                Some(&neck) if neck == head + 1 => Dir::Left,
+                Some(&neck) if neck + width == head => Dir::Down,
+                Some(_) => Dir::Up,
+                None => Dir::Right,
+            };
+            let start = Start { col: head % width, row: head / width, heading, length: 1 };
+            let setup = SnakeSetup {
+                width,
+                height: rows.len() as u16,
+                walls,
+                start: Some(start),
+                tail_rule,
+                stall_limit: None,
+                max_ticks: None,
+            };
+            let config = Config::try_from(setup).expect("picture validates");
+            let mut game = SnakeGame::new(&config, seed);
+            game.occupied.fill(false);
+            for &index in &body {
+                game.occupied[usize::from(index)] = true;
+            }
+            game.body = body.into_iter().collect();
+            game.heading = heading;
+            game.food = food;
+            game
+        }
+    }
+
+    #[test]
+    fn eating_grows_the_snake_and_the_tail_stays() {
+        let mut game = SnakeGame::from_picture("....\n.*01\n....", TailRule::Vacates, 1);
+        let tail = game.tail();
+        game.step(Dir::Left).unwrap();
+        assert_eq!(game.len(), 3);
+        assert_eq!(game.tail(), tail, "the tail does not move on a meal");
+        assert!(game.is_occupied(tail));
+        assert_eq!(game.score(), 3);
+        assert_eq!(game.status(), Status::Running);
+        let food = game.food().expect("new food");
+        assert!(!game.is_occupied(food), "new food lands on a free cell");
+        // Without food the length stays and the tail moves.
+        game.food = Some(cell(game.config(), 3, 2));
+        game.step(Dir::Up).unwrap();
+        assert_eq!(game.len(), 3);
+        assert!(!game.is_occupied(tail));
+    }
+
+    #[test]
+    fn walls_and_the_board_edge_kill() {
+        let mut game = SnakeGame::from_picture("...*\nX01.", TailRule::Vacates, 1);
+        game.step(Dir::Left).unwrap();
+        assert!(lost(&game));
+        assert!(reason_contains(&game, "hit a wall"));
+        // Heading left along the top edge.
+        let mut game = SnakeGame::from_picture("*.01\n....", TailRule::Vacates, 1);
+        game.step(Dir::Left).unwrap();
+        assert!(!lost(&game), "moving along the edge is fine");
+        game.step(Dir::Up).unwrap();
+        assert!(lost(&game), "leaving the board is a wall hit");
+    }
+
+    #[test]
+    fn running_into_the_body_kills() {
+        // The head turning down runs into 5, which is not the tail (6).
+        let mut game = SnakeGame::from_picture("*....\n.210.\n.3456\n.....", TailRule::Vacates, 1);
+        game.step(Dir::Down).unwrap();
+        assert!(lost(&game));
+        assert!(reason_contains(&game, "own body"));
+    }
+
+    #[test]
+    fn tail_cell_rule() {
+        // The head (0) is beside the tail (3): moving down enters its cell.
+        let square = "*...\n.01.\n.32.\n....";
+        let mut game = SnakeGame::from_picture(square, TailRule::Vacates, 1);
+        game.step(Dir::Down).unwrap();
+        assert_eq!(game.status(), Status::Running, "Vacates: the tail leaves first");
+        assert_eq!(game.head(), cell(game.config(), 1, 2));
+        assert_eq!(game.len(), 4);
+
+        let mut game = SnakeGame::from_picture(square, TailRule::Blocks, 1);
+        game.step(Dir::Down).unwrap();
+        assert!(lost(&game), "Blocks: the tail's cell is body until the tick ends");
+
+        // Eating never lets the tail leave, so even under Vacates a head that
+        // eats as it enters the tail's cell hits the body. (Play never puts
+        // food there; the rule must not depend on that.)
+        let mut game = SnakeGame::from_picture(square, TailRule::Vacates, 1);
+        game.food = Some(game.tail());
+        game.step(Dir::Down).unwrap();
+        assert!(lost(&game));
+    }
+
+    #[test]
+    fn reversing_into_the_neck_is_rejected_and_changes_nothing() {
+        // Heading left: right is the neck.
+        let mut game = SnakeGame::from_picture("*...\n.01.\n....", TailRule::Vacates, 1);
+        let (hash, picture) = (game.state_hash(), game.render());
+        let error = game.step(Dir::Right).unwrap_err();
+        assert_eq!(error.tick, 0);
+        assert!(error.reason.contains("reverse"), "{error}");
+        assert_eq!((game.state_hash(), game.render()), (hash, picture));
+        assert_eq!(game.tick(), 0);
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        assert_eq!(legal, vec![Dir::Up, Dir::Down, Dir::Left]);
+    }
+
+    #[test]
+    fn filling_the_board_wins() {
+        // 1×3: a snake of 2 and one free cell, which must hold the food.
+        let config = level("start 1 0 right 2\n...");
+        let mut game = SnakeGame::new(&config, 9);
+        assert_eq!(game.food(), Some(2));
+        game.step(Dir::Right).unwrap();
+        assert_eq!(over_kind(&game), Some(OutcomeKind::Won));
+        assert_eq!(game.food(), None);
+        assert!(game.step(Dir::Right).unwrap_err().reason.contains("over"));
+
+        // 2×2: going round and round the square eats every food in turn,
+        // however it spawns, and the fourth cell wins.
+        let config = level("start 1 0 right 1\n..\n..");
+        for seed in 0..20 {
+            let mut game = SnakeGame::new(&config, seed);
+            for &dir in [Dir::Down, Dir::Left, Dir::Up, Dir::Right].iter().cycle().take(40) {
+                if over_kind(&game).is_some() {
+                    break;
+                }
+                game.step(dir).unwrap();
+            }
+            assert_eq!(over_kind(&game), Some(OutcomeKind::Won), "seed {seed}");
+            assert_eq!(game.len(), 4);
+        }
+
+        let full = level("start 2 0 right 3\n...");
+        assert_eq!(over_kind(&SnakeGame::new(&full, 0)), Some(OutcomeKind::Won));
+    }
+
+    #[test]
+    fn stall_limit_and_episode_cap() {
+        let mut setup = SnakeSetup::parse("start 0 0 down 1\n......\n......\n......").unwrap();
+        setup.stall_limit = Some(3);
+        let config = Config::try_from(setup.clone()).unwrap();
+        // Walk the top row and back without eating; seed picked so the food
+        // is never on that row.
+        let seed = (0..).find(|&seed| SnakeGame::new(&config, seed).food().is_some_and(|food| food >= 12)).unwrap();
+        let mut game = SnakeGame::new(&config, seed);
+        for (tick, dir) in [Dir::Right, Dir::Right, Dir::Right].into_iter().enumerate() {
+            assert_eq!(game.status(), Status::Running, "tick {tick}");
+            game.step(dir).unwrap();
+        }
+        assert_eq!(over_kind(&game), Some(OutcomeKind::Stalled));
+        assert!(reason_contains(&game, "no food eaten in 3 ticks"));
+
+        setup.stall_limit = None;
+        setup.max_ticks = Some(2);
+        let config = Config::try_from(setup).unwrap();
+        let mut game = SnakeGame::new(&config, seed);
+        game.step(Dir::Right).unwrap();
+        assert_eq!(game.status(), Status::Running);
+        game.step(Dir::Right).unwrap();
+        assert_eq!(over_kind(&game), Some(OutcomeKind::Stalled));
+        assert!(reason_contains(&game, "episode cap of 2"));
+    }
+
+    #[test]
+    fn food_is_always_on_a_free_cell() {
+        let config = level("X.....\n..XX..\n......\n.X..X.\n......");
+        for seed in 0..50 {
+            let mut game = SnakeGame::new(&config, seed);
+            let mut moves = GameRng::from_seed(seed ^ 0xF00D);
+            let mut legal = Vec::new();
+            while game.status() == Status::Running {
+                let food = game.food().expect("a running game has food");
+                assert!(!config.is_wall(food) && !game.is_occupied(food), "seed {seed} tick {}", game.tick());
+                legal.clear();
+                game.legal_actions(&mut legal);
+                // Prefer moves that do not die at once, so games get long.
+                let safe: Vec<Dir> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&dir| {
+                        let mut next = game.clone();
+                        next.step(dir).is_ok() && !lost(&next)
+                    })
+                    .collect();
+                let pool = if safe.is_empty() { &legal } else { &safe };
+                game.step(pool[moves.below(pool.len() as u32) as usize]).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_hashes_and_different_seed_different_food() {
+        let config = Config::try_from(SnakeSetup::open(8, 8)).unwrap();
+        let play = |seed: u64| {
+            let mut game = SnakeGame::new(&config, seed);
+            let mut hashes = vec![game.state_hash()];
+            for dir in [Dir::Right, Dir::Down, Dir::Down, Dir::Left, Dir::Down] {
+                game.step(dir).unwrap();
+                hashes.push(game.state_hash());
+            }
+            hashes
+        };
+        assert_eq!(play(42), play(42));
+        assert_ne!(play(42), play(43));
+        let foods: std::collections::HashSet<Option<u16>> =
+            (0..20).map(|seed| SnakeGame::new(&config, seed).food()).collect();
+        assert!(foods.len() > 5, "food barely depends on the seed: {foods:?}");
+    }
+
+    #[track_caller]
+    fn check_error(text: &str, line: usize, column: usize, fragment: &str) {
+        let error = match SnakeSetup::parse(text) {
+            Err(error) => error,
+            Ok(setup) => Config::try_from(setup).expect_err("the map should be rejected"),
+        };
+        assert_eq!((error.line, error.column), (line, column), "{error}");
+        assert!(error.message.contains(fragment), "{error:?} should mention {fragment:?}");
+    }
+
+    #[test]
+    fn map_errors_name_line_and_column() {
+        check_error("# a map\n....\n..o.\n", 3, 3, "unexpected 'o'");
+        check_error("....\n...\n", 2, 4, "row has 3 cells, but the first row (line 1) has 4");
+        check_error("....\n.....\n", 2, 5, "row has 5 cells");
+        check_error("tail sideways\n....\n", 1, 0, "expected `tail vacates` or `tail blocks`");
+        check_error("start 1 1 right\n....\n", 1, 0, "expected `start COL ROW DIRECTION LENGTH`");
+        check_error("start 1 1 north 2\n....\n", 1, 0, "unknown direction \"north\"");
+        check_error("start a 1 right 2\n....\n", 1, 0, "expected `start");
+        check_error("....\nstart 1 0 right 2\n", 2, 1, "unexpected 's'");
+        check_error("# only a comment\n\n", 0, 0, "no grid");
+        check_error("start 1 0 right 3\n.....\n", 0, 0, "does not fit");
+        check_error("start 3 0 right 3\n..X..\n", 0, 0, "lies on a wall at column 2, row 0");
+        check_error("start 1 0 right 0\n.....\n", 0, 0, "at least 1");
+        check_error("X.X.X\n..X..\n", 0, 0, "no row has 3 free cells");
+        check_error(&".".repeat(201), 0, 0, "at most 200");
+    }
+
+    #[test]
+    fn start_line_tail_line_and_default_start() {
+        let parsed = SnakeSetup::parse("# title\nstart 4 1 up 3\ntail blocks\n.....\n.....\n.....\n.....\n").unwrap();
+        assert_eq!(parsed.start, Some(Start { col: 4, row: 1, heading: Dir::Up, length: 3 }));
+        assert_eq!(parsed.tail_rule, TailRule::Blocks);
+        assert_eq!((parsed.width, parsed.height), (5, 4));
+        let config = Config::try_from(parsed).unwrap();
+        let game = SnakeGame::new(&config, 0);
+        let body: Vec<u16> = game.body().iter().copied().collect();
+        assert_eq!(body, vec![cell(&config, 4, 1), cell(&config, 4, 2), cell(&config, 4, 3)]);
+        assert_eq!(game.heading(), Dir::Up);
+
+        // No start line: length 3 heading right, the tail on the first free
+        // cell (row-major) with room for the body.
+        let config = level("XX..X...\n........\n");
+        assert_eq!(config.start(), Start { col: 7, row: 0, heading: Dir::Right, length: DEFAULT_START_LENGTH });
+        let body: Vec<u16> = SnakeGame::new(&config, 0).body().iter().copied().collect();
+        assert_eq!(body, vec![7, 6, 5]);
+        assert_eq!(config.tail_rule(), TailRule::Vacates);
+        assert_eq!(config.stall_limit(), 8 * 2 * 4);
     }
 }
