@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::game::snake::bfs_tail::{BfsTail, BfsTailParams};
 use crate::game::snake::{self, SnakeGame};
 use crate::game::{Game, OutcomeKind};
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
@@ -80,20 +81,28 @@ pub struct SnakeBenchReport {
     pub stalled: u64,
     pub moves_per_sec: f64,
     pub planner: String,
+    /// The planner's parameters, `name=value` separated by spaces.
+    pub planner_params: String,
     pub rules: String,
     pub seed: u64,
     pub threads: usize,
 }
 
-/// Benchmarks `bfs-tail` on `level`.
+/// Benchmarks `bfs-tail` with `params` on `level`.
 pub fn bench_snake(
     level: &snake::Config,
+    params: BfsTailParams,
     n_episodes: u64,
     master_seed: u64,
     threads: usize,
 ) -> Result<SnakeBenchReport, PlayError> {
-    let make_planner = || snake::bfs_tail::BfsTail::new(level);
-    let planner_name = Planner::<SnakeGame>::name(&make_planner()).to_string();
+    let make_planner = || BfsTail::with_params(level, params);
+    let (planner_name, planner_params) = {
+        let planner = make_planner();
+        let params = Planner::<SnakeGame>::params(&planner);
+        let params: Vec<String> = params.into_iter().map(|(name, value)| format!("{name}={value}")).collect();
+        (Planner::<SnakeGame>::name(&planner).to_string(), params.join(" "))
+    };
     let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, threads)?;
     let count = |kind| run.episodes.iter().filter(|episode| episode.outcome == kind).count() as u64;
     let total_length: i64 = run.episodes.iter().map(|episode| episode.score).sum();
@@ -109,6 +118,7 @@ pub fn bench_snake(
         stalled: count(OutcomeKind::Stalled),
         moves_per_sec: total_steps as f64 / run.seconds.max(1e-9),
         planner: planner_name,
+        planner_params,
         rules: SnakeGame::describe(level),
         seed: master_seed,
         threads: run.threads,

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use tickbot::game::snake::bfs_tail::BfsTailParams;
 use tickbot::game::snake::{self, Dir, SnakeSetup, Start, TailRule};
 use tickbot::map::MapError;
 
@@ -33,11 +34,11 @@ pub struct Cli {
 
     /// Log filter for stderr and the log file: error, warn, info, debug, trace,
     /// or a directive like `tickbot=debug`. Default: $RUST_LOG, else info.
-    #[arg(long, global = true, value_name = "FILTER")]
+    #[arg(long, global = true, value_name = "FILTER", display_order = 100)]
     pub log_level: Option<String>,
 
     /// Directory for the JSON-lines log (tickbot.jsonl), written by run, play and bench.
-    #[arg(long, global = true, default_value = "logs", value_name = "DIR")]
+    #[arg(long, global = true, default_value = "logs", value_name = "DIR", display_order = 101)]
     pub log_dir: PathBuf,
 }
 
@@ -46,7 +47,7 @@ pub enum Command {
     /// The main job: play many games unattended, writing a replay per game and one
     /// JSON line per finished game to a results file, then print a summary.
     /// Without a game, plays Snake on the bundled board.
-    #[command(after_help = EXIT_CODES)]
+    #[command(after_help = EXIT_CODES, subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
     Run(RunArgs),
     /// Play one game, optionally recording its replay.
     #[command(subcommand)]
@@ -62,19 +63,19 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// Number of games to play.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, global = true, default_value_t = 20)]
     pub games: u64,
     /// Master seed; game i plays with a seed derived from (seed, i).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, global = true, default_value_t = 1)]
     pub seed: u64,
     /// Games played at once. Default: the number of cores.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub jobs: Option<usize>,
     /// Output directory: replays go to DIR/replays/, results to DIR/results.jsonl.
-    #[arg(long, default_value = "out", value_name = "DIR")]
+    #[arg(long, global = true, default_value = "out", value_name = "DIR")]
     pub out: PathBuf,
     /// Longest time one planner call may take before its game is aborted.
-    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS")]
     pub move_budget_ms: u64,
     #[command(subcommand)]
     pub game: Option<RunGame>,
@@ -189,6 +190,10 @@ pub struct SnakeArgs {
     /// The planner.
     #[arg(long, value_enum, default_value_t = SnakePlanner::BfsTail)]
     pub planner: SnakePlanner,
+    /// Play bfs-tail exactly as the 2013 write-up did: no slack in the tail check,
+    /// no loop avoidance, never a gamble. It can chase its tail until the game stalls.
+    #[arg(long)]
+    pub write_up: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -238,6 +243,11 @@ fn parse_start(text: &str) -> Result<Start, String> {
 }
 
 impl SnakeArgs {
+    /// The planner's parameters these flags choose.
+    pub fn bfs_tail_params(&self) -> BfsTailParams {
+        if self.write_up { BfsTailParams::write_up() } else { BfsTailParams::default() }
+    }
+
     /// The validated Snake configuration these flags describe. Errors name
     /// the map file and line.
     pub fn config(&self) -> anyhow::Result<snake::Config> {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use tickbot::bench;
 use tickbot::game::Game;
 use tickbot::game::snake::SnakeGame;
-use tickbot::game::snake::bfs_tail::BfsTail;
+use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailParams};
 use tickbot::replay::{self, ReplayError};
 use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, Summary};
 use tickbot::telemetry::{self, LogConfig};
@@ -63,7 +63,7 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
                 results_path: None,
                 move_budget: Duration::from_millis(args.move_budget_ms),
             };
-            let (summary, records) = run_snake_session(config, session)?;
+            let (summary, records) = run_snake_session(config, args.snake.bfs_tail_params(), session)?;
             let Some(record) = records.first() else {
                 return Err(Failure { code: Exit::Runtime, error: anyhow!("the game did not finish") });
             };
@@ -91,11 +91,12 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Bench(BenchGame::Snake(args)) => {
             let config = args.snake.config().exit_code(Exit::BadInput)?;
             let threads = args.threads.unwrap_or_else(default_parallelism);
-            let report = bench::bench_snake(&config, args.episodes, args.seed, threads).exit_code(Exit::Runtime)?;
+            let report = bench::bench_snake(&config, args.snake.bfs_tail_params(), args.episodes, args.seed, threads)
+                .exit_code(Exit::Runtime)?;
             if args.json {
                 print_json(&report)?;
             } else {
-                println!("planner        {}", report.planner);
+                println!("planner        {} ({})", report.planner, report.planner_params);
                 println!("rules          {}", report.rules);
                 println!("episodes       {} (seed {}, {} threads)", report.episodes, report.seed, report.threads);
                 println!("avg length     {:.2}", report.avg_length);
@@ -137,7 +138,7 @@ fn run(args: RunArgs) -> Result<Exit, Failure> {
         args.seed
     );
     println!("  rules: {}", SnakeGame::describe(&config));
-    let (summary, _) = run_snake_session(config, session)?;
+    let (summary, _) = run_snake_session(config, snake_args.bfs_tail_params(), session)?;
     print_summary(&summary);
     println!("  replays: {}/  results: {}", replay_dir.display(), results_path.display());
     Ok(session_exit(&summary))
@@ -145,6 +146,7 @@ fn run(args: RunArgs) -> Result<Exit, Failure> {
 
 fn run_snake_session(
     config: tickbot::game::snake::Config,
+    params: BfsTailParams,
     session: SessionConfig,
 ) -> Result<(Summary, Vec<session::GameRecord>), Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)?;
@@ -152,7 +154,7 @@ fn run_snake_session(
     let planner_level = Arc::clone(&level);
     let result = runtime.block_on(session::run::<SnakeGame, _>(
         level,
-        move || BfsTail::new(&planner_level),
+        move || BfsTail::with_params(&planner_level, params),
         session,
         shutdown_signal(),
     ));
