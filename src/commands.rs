@@ -15,9 +15,11 @@ use tickbot::game::snake::SnakeGame;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailParams};
 use tickbot::replay::{self, ReplayError};
 use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, Summary};
-use tickbot::telemetry::{self, LogConfig};
+use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-use crate::cli::{BenchGame, Cli, Command, PlayGame, ReplayCommand, RunArgs, RunGame, SnakeArgs};
+use crate::cli::{
+    BenchGame, BenchSnake, Cli, Command, PlayGame, PlaySnake, ReplayCommand, RunArgs, RunGame, SnakeArgs,
+};
 
 /// The documented exit codes (see `tickbot --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,65 +52,75 @@ impl<T, E: Into<anyhow::Error>> ExitOnError<T> for Result<T, E> {
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     let writes_log = !matches!(cli.command, Command::Replay(_));
     let log = LogConfig { level: cli.log_level.clone(), dir: writes_log.then(|| cli.log_dir.clone()) };
-    telemetry::init(&log).exit_code(Exit::BadInput)?;
+    if let Err(error) = telemetry::init(&log) {
+        let code = match error {
+            TelemetryError::Filter { .. } => Exit::BadInput,
+            TelemetryError::File { .. } => Exit::Runtime,
+        };
+        return Err(Failure { code, error: error.into() });
+    }
     match cli.command {
         Command::Run(args) => run(args),
-        Command::Play(PlayGame::Snake(args)) => {
-            let config = args.snake.config().exit_code(Exit::BadInput)?;
-            let session = SessionConfig {
-                games: 1,
-                seeding: Seeding::Exact(args.seed),
-                jobs: 1,
-                replays: args.record.clone().map_or(ReplayTarget::None, ReplayTarget::File),
-                results_path: None,
-                move_budget: Duration::from_millis(args.move_budget_ms),
-            };
-            let (summary, records) = run_snake_session(config, args.snake.bfs_tail_params(), session)?;
-            let Some(record) = records.first() else {
-                return Err(Failure { code: Exit::Runtime, error: anyhow!("the game did not finish") });
-            };
-            println!(
-                "snake seed {}: {} ({}), length {}, {} ticks, {:.1} ms",
-                record.seed,
-                record.outcome,
-                record.reason,
-                record.score,
-                record.ticks,
-                record.elapsed_us as f64 / 1000.0
-            );
-            if let Some(path) = &record.replay {
-                println!("replay written to {}", path.display());
-            }
-            if let (true, Some(path)) = (args.show, &record.replay) {
-                let bytes = std::fs::read(path).exit_code(Exit::Runtime)?;
-                let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
-                print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
-            }
-            Ok(session_exit(&summary))
-        }
+        Command::Play(PlayGame::Snake(args)) => play_snake(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
-        Command::Bench(BenchGame::Snake(args)) => {
-            let config = args.snake.config().exit_code(Exit::BadInput)?;
-            let threads = args.threads.unwrap_or_else(default_parallelism);
-            let report = bench::bench_snake(&config, args.snake.bfs_tail_params(), args.episodes, args.seed, threads)
-                .exit_code(Exit::Runtime)?;
-            if args.json {
-                print_json(&report)?;
-            } else {
-                println!("planner        {} ({})", report.planner, report.planner_params);
-                println!("rules          {}", report.rules);
-                println!("episodes       {} (seed {}, {} threads)", report.episodes, report.seed, report.threads);
-                println!("avg length     {:.2}", report.avg_length);
-                println!("avg steps      {:.2}", report.avg_steps);
-                println!("fill rate      {:.1}% ({} filled the board)", report.fill_rate * 100.0, report.won);
-                println!("lost           {}", report.lost);
-                println!("stalled        {}", report.stalled);
-                println!("moves/sec      {:.0}", report.moves_per_sec);
-            }
-            Ok(Exit::Success)
-        }
+        Command::Bench(BenchGame::Snake(args)) => bench_snake(args),
     }
+}
+
+fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
+    let config = args.snake.config().exit_code(Exit::BadInput)?;
+    let session = SessionConfig {
+        games: 1,
+        seeding: Seeding::Exact(args.seed),
+        jobs: 1,
+        replays: args.record.clone().map_or(ReplayTarget::None, ReplayTarget::File),
+        results_path: None,
+        move_budget: Duration::from_millis(args.move_budget_ms),
+    };
+    let (summary, records) = run_snake_session(config, args.snake.bfs_tail_params(), session)?;
+    let Some(record) = records.first() else {
+        return Err(Failure { code: Exit::Runtime, error: anyhow!("the game did not finish") });
+    };
+    println!(
+        "snake seed {}: {} ({}), length {}, {} ticks, {:.1} ms",
+        record.seed,
+        record.outcome,
+        record.reason,
+        record.score,
+        record.ticks,
+        record.elapsed_us as f64 / 1000.0
+    );
+    if let Some(path) = &record.replay {
+        println!("replay written to {}", path.display());
+    }
+    if let (true, Some(path)) = (args.show, &record.replay) {
+        let bytes = std::fs::read(path).exit_code(Exit::Runtime)?;
+        let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
+        print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
+    }
+    Ok(session_exit(&summary))
+}
+
+fn bench_snake(args: BenchSnake) -> Result<Exit, Failure> {
+    let config = args.snake.config().exit_code(Exit::BadInput)?;
+    let threads = args.threads.unwrap_or_else(default_parallelism);
+    let report = bench::bench_snake(&config, args.snake.bfs_tail_params(), args.episodes, args.seed, threads)
+        .exit_code(Exit::Runtime)?;
+    if args.json {
+        print_json(&report)?;
+    } else {
+        println!("planner        {} ({})", report.planner, report.planner_params);
+        println!("rules          {}", report.rules);
+        println!("episodes       {} (seed {}, {} threads)", report.episodes, report.seed, report.threads);
+        println!("avg length     {:.2}", report.avg_length);
+        println!("avg steps      {:.2}", report.avg_steps);
+        println!("fill rate      {:.1}% ({} filled the board)", report.fill_rate * 100.0, report.won);
+        println!("lost           {}", report.lost);
+        println!("stalled        {}", report.stalled);
+        println!("moves/sec      {:.0}", report.moves_per_sec);
+    }
+    Ok(Exit::Success)
 }
 
 fn default_parallelism() -> usize {
