@@ -14,7 +14,7 @@ use tickbot::game::Game;
 use tickbot::game::snake::SnakeGame;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailParams};
 use tickbot::replay::{self, ReplayError};
-use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, Summary};
+use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport, Summary};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
 use crate::cli::{
@@ -78,9 +78,11 @@ fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
         results_path: None,
         move_budget: Duration::from_millis(args.move_budget_ms),
     };
-    let (summary, records) = run_snake_session(config, args.snake.bfs_tail_params(), session)?;
+    let SessionReport { summary, records, mut failures } =
+        run_snake_session(config, args.snake.bfs_tail_params(), session)?;
     let Some(record) = records.first() else {
-        return Err(Failure { code: Exit::Runtime, error: anyhow!("the game did not finish") });
+        let error = failures.pop().map_or_else(|| anyhow!("the game did not finish"), anyhow::Error::from);
+        return Err(Failure { code: Exit::Runtime, error });
     };
     println!(
         "snake seed {}: {} ({}), length {}, {} ticks, {:.1} ms",
@@ -150,7 +152,7 @@ fn run(args: RunArgs) -> Result<Exit, Failure> {
         args.seed
     );
     println!("  rules: {}", SnakeGame::describe(&config));
-    let (summary, _) = run_snake_session(config, snake_args.bfs_tail_params(), session)?;
+    let SessionReport { summary, .. } = run_snake_session(config, snake_args.bfs_tail_params(), session)?;
     print_summary(&summary);
     println!("  replays: {}/  results: {}", replay_dir.display(), results_path.display());
     Ok(session_exit(&summary))
@@ -160,7 +162,7 @@ fn run_snake_session(
     config: tickbot::game::snake::Config,
     params: BfsTailParams,
     session: SessionConfig,
-) -> Result<(Summary, Vec<session::GameRecord>), Failure> {
+) -> Result<SessionReport, Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)?;
     let level = Arc::new(config);
     let planner_level = Arc::clone(&level);

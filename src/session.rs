@@ -78,6 +78,15 @@ pub struct GameRecord {
     pub replay: Option<PathBuf>,
 }
 
+/// What a session did: its totals, every finished game in index order, and
+/// the games that failed for a reason outside the game.
+#[derive(Debug)]
+pub struct SessionReport {
+    pub summary: Summary,
+    pub records: Vec<GameRecord>,
+    pub failures: Vec<SessionError>,
+}
+
 /// Totals over a session, in the order games were started.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
@@ -99,10 +108,10 @@ pub struct Summary {
 /// Why a session (or one of its games) failed outside the game's rules.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
-    #[error("replay {path}: {source}")]
-    Replay { path: PathBuf, source: io::Error },
-    #[error("results file {path}: {source}")]
-    Results { path: PathBuf, source: io::Error },
+    #[error("replay {path}: {cause}")]
+    Replay { path: PathBuf, cause: io::Error },
+    #[error("results file {path}: {cause}")]
+    Results { path: PathBuf, cause: io::Error },
     #[error("a game task failed: {0}")]
     Task(String),
     #[error("a session with one replay file must play exactly one game")]
@@ -110,13 +119,15 @@ pub enum SessionError {
 }
 
 /// Plays `config.games` games of `G` on `level`, each with a fresh planner
-/// from `make_planner`, until all are done or `shutdown` resolves.
+/// from `make_planner`, until all are done or `shutdown` resolves. A game
+/// that fails (its replay cannot be written, say) is reported and the others
+/// go on; only a results file that cannot be written stops the session.
 pub async fn run<G, P>(
     level: Arc<G::Config>,
     make_planner: impl Fn() -> P,
     config: SessionConfig,
     shutdown: impl Future<Output = ()>,
-) -> Result<(Summary, Vec<GameRecord>), SessionError>
+) -> Result<SessionReport, SessionError>
 where
     G: Game,
     P: Planner<G>,
@@ -132,6 +143,7 @@ where
     };
     let mut summary = Summary::default();
     let mut records = Vec::new();
+    let mut failures = Vec::new();
     let mut tasks = JoinSet::new();
     let mut next_index = 0u64;
     let jobs = config.jobs.max(1);
@@ -171,6 +183,7 @@ where
                     Err(failure) => {
                         error!(error = %failure, "game failed");
                         summary.failed += 1;
+                        failures.push(failure);
                     }
                 }
             }
@@ -178,7 +191,7 @@ where
     }
     records.sort_by_key(|record| record.index);
     summary.elapsed_us = started.elapsed().as_micros() as u64;
-    Ok((summary, records))
+    Ok(SessionReport { summary, records, failures })
 }
 
 impl Summary {
@@ -230,7 +243,7 @@ async fn play_game<G: Game, P: Planner<G>>(
         planner: PlannerInfo { name: planner_name.to_string(), params: planner.params() },
         initial_hash: game.state_hash(),
     };
-    let replay_error = |path: &Path, source| SessionError::Replay { path: path.to_path_buf(), source };
+    let replay_error = |path: &Path, cause| SessionError::Replay { path: path.to_path_buf(), cause };
     let mut replay = match &job.replay_path {
         Some(path) => Some(ReplayFile::create(path, &header).map_err(|source| replay_error(path, source))?),
         None => None,
@@ -357,7 +370,7 @@ struct ResultsFile {
 
 impl ResultsFile {
     async fn open(path: &Path) -> Result<ResultsFile, SessionError> {
-        let error = |source| SessionError::Results { path: path.to_path_buf(), source };
+        let error = |cause| SessionError::Results { path: path.to_path_buf(), cause };
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             tokio::fs::create_dir_all(parent).await.map_err(error)?;
         }
@@ -368,9 +381,9 @@ impl ResultsFile {
     async fn append(&mut self, record: &GameRecord) -> Result<(), SessionError> {
         let mut line = serde_json::to_vec(record)
             .map_err(|error| io::Error::other(error.to_string()))
-            .map_err(|source| SessionError::Results { path: self.path.clone(), source })?;
+            .map_err(|cause| SessionError::Results { path: self.path.clone(), cause })?;
         line.push(b'\n');
-        let error = |source| SessionError::Results { path: self.path.clone(), source };
+        let error = |cause| SessionError::Results { path: self.path.clone(), cause };
         self.file.write_all(&line).await.map_err(error)?;
         self.file.sync_data().await.map_err(error)
     }
@@ -424,7 +437,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_planner_over_its_budget_aborts_its_game() {
         let planner = || SlowWalker { delay: Duration::from_millis(30) };
-        let (summary, records) =
+        let SessionReport { summary, records, .. } =
             run::<SnakeGame, _>(level(30), planner, config(1, Duration::from_millis(5)), std::future::pending())
                 .await
                 .unwrap();
@@ -436,7 +449,7 @@ mod tests {
     async fn shutdown_aborts_running_games_and_starts_no_more() {
         let planner = || SlowWalker { delay: Duration::from_millis(2) };
         let shutdown = tokio::time::sleep(Duration::from_millis(50));
-        let (summary, records) =
+        let SessionReport { summary, records, .. } =
             run::<SnakeGame, _>(level(200), planner, config(50, Duration::from_secs(5)), shutdown).await.unwrap();
         assert!(summary.interrupted);
         // Only the first `jobs` games were ever started, and both were aborted.
@@ -455,7 +468,8 @@ mod tests {
             ..config(3, Duration::from_secs(5))
         };
         let planner = || SlowWalker { delay: Duration::ZERO };
-        let (summary, _) = run::<SnakeGame, _>(level(30), planner, session, std::future::pending()).await.unwrap();
+        let SessionReport { summary, .. } =
+            run::<SnakeGame, _>(level(30), planner, session, std::future::pending()).await.unwrap();
         assert_eq!(summary.games_finished, 3);
         let text = std::fs::read_to_string(&results_path).unwrap();
         let lines: Vec<serde_json::Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();

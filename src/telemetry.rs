@@ -34,8 +34,8 @@ pub struct LogConfig {
 pub enum TelemetryError {
     #[error("log filter {directive:?}: {message}")]
     Filter { directive: String, message: String },
-    #[error("log file {path}: {source}")]
-    File { path: PathBuf, source: io::Error },
+    #[error("log file {path}: {cause}")]
+    File { path: PathBuf, cause: io::Error },
 }
 
 fn filter(config: &LogConfig) -> Result<EnvFilter, TelemetryError> {
@@ -77,7 +77,7 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
 
 fn open_log_file(dir: &Path) -> Result<File, TelemetryError> {
     let path = dir.join(LOG_FILE_NAME);
-    let error = |source| TelemetryError::File { path: path.clone(), source };
+    let error = |cause| TelemetryError::File { path: path.clone(), cause };
     fs::create_dir_all(dir).map_err(error)?;
     OpenOptions::new().create(true).append(true).open(&path).map_err(error)
 }
