@@ -245,7 +245,7 @@ async fn play_game<G: Game, P: Planner<G>>(
     };
     let replay_error = |path: &Path, cause| SessionError::Replay { path: path.to_path_buf(), cause };
     let mut replay = match &job.replay_path {
-        Some(path) => Some(ReplayFile::create(path, &header).map_err(|source| replay_error(path, source))?),
+        Some(path) => Some(ReplayFile::create(path, &header).map_err(|cause| replay_error(path, cause))?),
         None => None,
     };
     // Kept outside `game`, which is away on the blocking pool while a
@@ -313,21 +313,22 @@ async fn play_game<G: Game, P: Planner<G>>(
         last_hash = game.state_hash();
         ticks = game.tick();
         score = game.score();
-        if let (Some(file), Some(path)) = (&mut replay, &job.replay_path) {
+        if let Some(file) = &mut replay {
             // Buffered: a syscall every few hundred frames, cheap enough to
             // do on the runtime thread.
             let frame = Frame { action: G::action_code(decision.action), hash: last_hash };
-            file.frame(frame).map_err(|source| replay_error(path, source))?;
+            file.frame(frame).map_err(|cause| replay_error(file.path(), cause))?;
         }
     };
     let footer = Footer { outcome: outcome.clone(), ticks, final_hash: last_hash };
-    let replay_written = match (replay, &job.replay_path) {
-        (Some(file), Some(path)) => {
+    let replay_written = match replay {
+        Some(file) => {
+            let path = file.path().to_path_buf();
             let finished = tokio::task::spawn_blocking(move || file.finish(footer)).await;
             let finished = finished.map_err(|error| SessionError::Task(error.to_string()))?;
-            Some(finished.map_err(|source| replay_error(path, source))?)
+            Some(finished.map_err(|cause| replay_error(&path, cause))?)
         }
-        _ => None,
+        None => None,
     };
     let record = GameRecord {
         index: job.index,

@@ -168,7 +168,7 @@ impl SnakeSetup {
             let mut words = line.split_whitespace();
             let keyword = words.next().unwrap_or_default();
             if rows.is_empty() && keyword == "start" {
-                start = Some(parse_start(line_no, line)?);
+                start = Some((line_no, parse_start(line_no, line)?));
                 continue;
             }
             if rows.is_empty() && keyword == "tail" {
@@ -212,11 +212,17 @@ impl SnakeSetup {
         if too_big(width) || too_big(rows.len()) {
             return Err(MapError::whole(format!("the board may be at most {MAX_SIDE}×{MAX_SIDE}")));
         }
+        let (width, height, walls) = (width as u16, rows.len() as u16, rows.concat());
+        // Check the start here too, where its line is known, so the error
+        // can point at it.
+        if let Some((line_no, start)) = start {
+            lay_start_body(width, height, &walls, start).map_err(|error| MapError::at(line_no, 0, error.message))?;
+        }
         Ok(SnakeSetup {
-            width: width as u16,
-            height: rows.len() as u16,
-            walls: rows.concat(),
-            start,
+            width,
+            height,
+            walls,
+            start: start.map(|(_, start)| start),
             tail_rule,
             stall_limit: None,
             max_ticks: None,
@@ -919,9 +925,9 @@ mod tests {
         check_error("start a 1 right 2\n....\n", 1, 0, "expected `start");
         check_error("....\nstart 1 0 right 2\n", 2, 1, "unexpected 's'");
         check_error("# only a comment\n\n", 0, 0, "no grid");
-        check_error("start 1 0 right 3\n.....\n", 0, 0, "does not fit");
-        check_error("start 3 0 right 3\n..X..\n", 0, 0, "lies on a wall at column 2, row 0");
-        check_error("start 1 0 right 0\n.....\n", 0, 0, "at least 1");
+        check_error("start 1 0 right 3\n.....\n", 1, 0, "does not fit");
+        check_error("# c\nstart 3 0 right 3\n..X..\n", 2, 0, "lies on a wall at column 2, row 0");
+        check_error("start 1 0 right 0\n.....\n", 1, 0, "at least 1");
         check_error("X.X.X\n..X..\n", 0, 0, "no row has 3 free cells");
         check_error(&".".repeat(201), 0, 0, "at most 200");
     }
