@@ -10,7 +10,7 @@ use serde::Serialize;
 use crate::game::snake::bfs_tail::{BfsTail, BfsTailParams};
 use crate::game::snake::{self, SnakeGame};
 use crate::game::{Game, OutcomeKind};
-use crate::plan::{Budget, Planner, PlayError, play_to_end};
+use crate::plan::{Budget, Planner, PlayError, format_params, play_to_end};
 use crate::rng::derive_seed;
 
 /// The result of one benchmark episode.
@@ -99,9 +99,7 @@ pub fn bench_snake(
     let make_planner = || BfsTail::with_params(level, params);
     let (planner_name, planner_params) = {
         let planner = make_planner();
-        let params = Planner::<SnakeGame>::params(&planner);
-        let params: Vec<String> = params.into_iter().map(|(name, value)| format!("{name}={value}")).collect();
-        (Planner::<SnakeGame>::name(&planner).to_string(), params.join(" "))
+        (Planner::<SnakeGame>::name(&planner).to_string(), format_params(&Planner::<SnakeGame>::params(&planner)))
     };
     let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, threads)?;
     let count = |kind| run.episodes.iter().filter(|episode| episode.outcome == kind).count() as u64;

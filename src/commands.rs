@@ -13,8 +13,9 @@ use tickbot::bench;
 use tickbot::game::Game;
 use tickbot::game::snake::SnakeGame;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailParams};
+use tickbot::plan::format_params;
 use tickbot::replay::{self, ReplayError};
-use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport, Summary};
+use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
 use crate::cli::{
@@ -78,10 +79,9 @@ fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
         results_path: None,
         move_budget: Duration::from_millis(args.move_budget_ms),
     };
-    let SessionReport { summary, records, mut failures } =
-        run_snake_session(config, args.snake.bfs_tail_params(), session)?;
-    let Some(record) = records.first() else {
-        let error = failures.pop().map_or_else(|| anyhow!("the game did not finish"), anyhow::Error::from);
+    let mut report = run_snake_session(config, args.snake.bfs_tail_params(), session)?;
+    let Some(record) = report.records.first() else {
+        let error = report.failures.pop().map_or_else(|| anyhow!("the game did not finish"), anyhow::Error::from);
         return Err(Failure { code: Exit::Runtime, error });
     };
     println!(
@@ -101,7 +101,7 @@ fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
         let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
         print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
     }
-    Ok(session_exit(&summary))
+    Ok(session_exit(&report))
 }
 
 fn bench_snake(args: BenchSnake) -> Result<Exit, Failure> {
@@ -152,10 +152,10 @@ fn run(args: RunArgs) -> Result<Exit, Failure> {
         args.seed
     );
     println!("  rules: {}", SnakeGame::describe(&config));
-    let SessionReport { summary, .. } = run_snake_session(config, snake_args.bfs_tail_params(), session)?;
-    print_summary(&summary);
+    let report = run_snake_session(config, snake_args.bfs_tail_params(), session)?;
+    print_summary(&report);
     println!("  replays: {}/  results: {}", replay_dir.display(), results_path.display());
-    Ok(session_exit(&summary))
+    Ok(session_exit(&report))
 }
 
 fn run_snake_session(
@@ -202,25 +202,31 @@ async fn shutdown_signal() {
     }
 }
 
-fn session_exit(summary: &Summary) -> Exit {
-    if summary.interrupted {
+fn session_exit(report: &SessionReport) -> Exit {
+    if report.summary.interrupted {
         Exit::Interrupted
-    } else if summary.failed > 0 {
+    } else if !report.failures.is_empty() {
         Exit::Runtime
     } else {
         Exit::Success
     }
 }
 
-fn print_summary(summary: &Summary) {
+fn print_summary(report: &SessionReport) {
+    let summary = &report.summary;
     let interrupted = if summary.interrupted { "  (interrupted)" } else { "" };
     println!(
         "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {}{interrupted}",
-        summary.games_finished, summary.won, summary.lost, summary.stalled, summary.aborted, summary.failed
+        summary.games_finished,
+        summary.won,
+        summary.lost,
+        summary.stalled,
+        summary.aborted,
+        report.failures.len()
     );
     println!(
         "  mean score {:.2}, best {}, {} ticks in {:.2} s",
-        summary.mean_score,
+        summary.mean_score(),
         summary.best_score,
         summary.total_ticks,
         summary.elapsed_us as f64 / 1e6
@@ -397,7 +403,6 @@ fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
     let replay =
         replay::decode_partial(&bytes).with_context(|| format!("{}", path.display())).exit_code(Exit::InvalidReplay)?;
     let header = &replay.header;
-    let params: Vec<String> = header.planner.params.iter().map(|(name, value)| format!("{name}={value}")).collect();
     let mut out = String::new();
     out.push_str(&format!("replay    {}\n", path.display()));
     out.push_str(&format!(
@@ -407,7 +412,7 @@ fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
     ));
     out.push_str(&format!("game      {}: {}\n", header.game.name(), describe_spec(&header.game)));
     out.push_str(&format!("seed      {}\n", header.seed));
-    out.push_str(&format!("planner   {} {}\n", header.planner.name, params.join(" ")));
+    out.push_str(&format!("planner   {} {}\n", header.planner.name, format_params(&header.planner.params)));
     let ticks = replay.frames.len() as u32;
     match &replay.footer {
         Some(footer) => out.push_str(&format!("outcome   {} after {} ticks\n", footer.outcome, footer.ticks)),

@@ -87,7 +87,7 @@ pub struct SessionReport {
     pub failures: Vec<SessionError>,
 }
 
-/// Totals over a session, in the order games were started.
+/// Totals over the games a session finished.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
     pub games_finished: u64,
@@ -95,10 +95,9 @@ pub struct Summary {
     pub lost: u64,
     pub stalled: u64,
     pub aborted: u64,
-    /// Games that failed for a reason outside the game (an I/O error).
-    pub failed: u64,
     pub total_ticks: u64,
-    pub mean_score: f64,
+    pub total_score: i64,
+    /// The best score of any finished game; 0 before the first.
     pub best_score: i64,
     /// The session was stopped by a shutdown signal.
     pub interrupted: bool,
@@ -182,7 +181,6 @@ where
                     }
                     Err(failure) => {
                         error!(error = %failure, "game failed");
-                        summary.failed += 1;
                         failures.push(failure);
                     }
                 }
@@ -195,8 +193,13 @@ where
 }
 
 impl Summary {
+    /// The mean score of the finished games; 0 before the first.
+    pub fn mean_score(&self) -> f64 {
+        self.total_score as f64 / self.games_finished.max(1) as f64
+    }
+
     fn add(&mut self, record: &GameRecord) {
-        let previous = self.games_finished as f64;
+        self.best_score = if self.games_finished == 0 { record.score } else { self.best_score.max(record.score) };
         self.games_finished += 1;
         match record.outcome {
             OutcomeKind::Won => self.won += 1,
@@ -205,8 +208,7 @@ impl Summary {
             OutcomeKind::Aborted => self.aborted += 1,
         }
         self.total_ticks += u64::from(record.ticks);
-        self.mean_score = (self.mean_score * previous + record.score as f64) / self.games_finished as f64;
-        self.best_score = if previous == 0.0 { record.score } else { self.best_score.max(record.score) };
+        self.total_score += record.score;
     }
 }
 

@@ -23,6 +23,13 @@ pub trait Planner<G: Game>: Send + 'static {
     fn next_action(&mut self, game: &G, budget: &Budget) -> Result<Decision<G::Action>, PlanError>;
 }
 
+/// Planner parameters as one line, `name=value` separated by spaces: how
+/// reports and `replay show` print them.
+pub fn format_params(params: &[(String, String)]) -> String {
+    let pairs: Vec<String> = params.iter().map(|(name, value)| format!("{name}={value}")).collect();
+    pairs.join(" ")
+}
+
 /// One answer of a planner.
 #[derive(Clone, Debug)]
 pub struct Decision<A> {
