@@ -1,5 +1,6 @@
-//! What each subcommand does: build the library's configuration from the
-//! parsed flags, run it, and print the outcome. Part of the binary.
+//! What the game-independent subcommands do (`replay verify`, `replay show`),
+//! the dispatch of every subcommand, and the helpers each game's `play` and
+//! `run` share: exit codes, the session runner, summaries. Part of the binary.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,18 +10,13 @@ use std::time::Duration;
 use anyhow::{Context, anyhow};
 use serde::Serialize;
 
-use tickbot::bench;
-use tickbot::game::Game;
-use tickbot::game::snake::SnakeGame;
-use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailParams};
-use tickbot::plan::format_params;
+use tickbot::game::{Game, GameSpec, GameVisitor};
+use tickbot::plan::{Planner, format_params};
 use tickbot::replay::{self, ReplayError};
 use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-use crate::cli::{
-    BenchGame, BenchSnake, Cli, Command, PlayGame, PlaySnake, ReplayCommand, RunArgs, RunGame, SnakeArgs,
-};
+use crate::cli::{self, BenchGame, Cli, Command, PlayGame, PlayOptions, ReplayCommand, RunArgs, RunGame};
 
 /// The documented exit codes (see `tickbot --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,7 +36,7 @@ pub struct Failure {
     pub error: anyhow::Error,
 }
 
-trait ExitOnError<T> {
+pub trait ExitOnError<T> {
     fn exit_code(self, code: Exit) -> Result<T, Failure>;
 }
 
@@ -61,31 +57,44 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         return Err(Failure { code, error: error.into() });
     }
     match cli.command {
-        Command::Run(args) => run(args),
-        Command::Play(PlayGame::Snake(args)) => play_snake(args),
+        Command::Run(args) => match &args.game {
+            Some(RunGame::Snake(snake_args)) => cli::snake::run(&args, snake_args),
+            None => cli::snake::run(&args, &cli::snake::SnakeArgs::default()),
+        },
+        Command::Play(PlayGame::Snake(args)) => cli::snake::play(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
-        Command::Bench(BenchGame::Snake(args)) => bench_snake(args),
+        Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
     }
 }
 
-fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
-    let config = args.snake.config().exit_code(Exit::BadInput)?;
+pub fn default_parallelism() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// `tickbot play GAME`: one game with the exact seed, optionally recorded,
+/// one line of outcome, and the final board with `--show`.
+pub fn play_one<G: Game, P: Planner<G>>(
+    level: Arc<G::Config>,
+    make_planner: impl Fn() -> P,
+    options: &PlayOptions,
+) -> Result<Exit, Failure> {
     let session = SessionConfig {
         games: 1,
-        seeding: Seeding::Exact(args.seed),
+        seeding: Seeding::Exact(options.seed),
         jobs: 1,
-        replays: args.record.clone().map_or(ReplayTarget::None, ReplayTarget::File),
+        replays: options.record.clone().map_or(ReplayTarget::None, ReplayTarget::File),
         results_path: None,
-        move_budget: Duration::from_millis(args.move_budget_ms),
+        move_budget: Duration::from_millis(options.move_budget_ms),
     };
-    let mut report = run_snake_session(config, args.snake.bfs_tail_params(), session)?;
+    let mut report = run_session::<G, P>(level, make_planner, session)?;
     let Some(record) = report.records.first() else {
         let error = report.failures.pop().map_or_else(|| anyhow!("the game did not finish"), anyhow::Error::from);
         return Err(Failure { code: Exit::Runtime, error });
     };
     println!(
-        "snake seed {}: {} ({}), length {}, {} ticks, {:.1} ms",
+        "{} seed {}: {} ({}), score {}, {} ticks, {:.1} ms",
+        G::NAME,
         record.seed,
         record.outcome,
         record.reason,
@@ -96,7 +105,7 @@ fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
     if let Some(path) = &record.replay {
         println!("replay written to {}", path.display());
     }
-    if let (true, Some(path)) = (args.show, &record.replay) {
+    if let (true, Some(path)) = (options.show, &record.replay) {
         let bytes = std::fs::read(path).exit_code(Exit::Runtime)?;
         let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
         print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
@@ -104,37 +113,14 @@ fn play_snake(args: PlaySnake) -> Result<Exit, Failure> {
     Ok(session_exit(&report))
 }
 
-fn bench_snake(args: BenchSnake) -> Result<Exit, Failure> {
-    let config = args.snake.config().exit_code(Exit::BadInput)?;
-    let threads = args.threads.unwrap_or_else(default_parallelism);
-    let report = bench::bench_snake(&config, args.snake.bfs_tail_params(), args.episodes, args.seed, threads)
-        .exit_code(Exit::Runtime)?;
-    if args.json {
-        print_json(&report)?;
-    } else {
-        println!("planner        {} ({})", report.planner, report.planner_params);
-        println!("rules          {}", report.rules);
-        println!("episodes       {} (seed {}, {} threads)", report.episodes, report.seed, report.threads);
-        println!("avg length     {:.2}", report.avg_length);
-        println!("avg steps      {:.2}", report.avg_steps);
-        println!("fill rate      {:.1}% ({} filled the board)", report.fill_rate * 100.0, report.won);
-        println!("lost           {}", report.lost);
-        println!("stalled        {}", report.stalled);
-        println!("moves/sec      {:.0}", report.moves_per_sec);
-    }
-    Ok(Exit::Success)
-}
-
-fn default_parallelism() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
-
-fn run(args: RunArgs) -> Result<Exit, Failure> {
-    let snake_args = match &args.game {
-        Some(RunGame::Snake(snake_args)) => snake_args,
-        None => &SnakeArgs::default(),
-    };
-    let config = snake_args.config().exit_code(Exit::BadInput)?;
+/// `tickbot run GAME`: the main job, many games with derived seeds, replays
+/// and a results file under `--out`, then a summary.
+pub fn run_many<G: Game, P: Planner<G>>(
+    args: &RunArgs,
+    level: Arc<G::Config>,
+    make_planner: impl Fn() -> P,
+    planner_name: &str,
+) -> Result<Exit, Failure> {
     let replay_dir = args.out.join("replays");
     let results_path = args.out.join("results.jsonl");
     let session = SessionConfig {
@@ -145,33 +131,21 @@ fn run(args: RunArgs) -> Result<Exit, Failure> {
         results_path: Some(results_path.clone()),
         move_budget: Duration::from_millis(args.move_budget_ms),
     };
-    println!(
-        "tickbot run: {} games of snake with {}, master seed {}",
-        args.games,
-        snake_args.planner.name(),
-        args.seed
-    );
-    println!("  rules: {}", SnakeGame::describe(&config));
-    let report = run_snake_session(config, snake_args.bfs_tail_params(), session)?;
+    println!("tickbot run: {} games of {} with {planner_name}, master seed {}", args.games, G::NAME, args.seed);
+    println!("  rules: {}", G::describe(&level));
+    let report = run_session::<G, P>(level, make_planner, session)?;
     print_summary(&report);
     println!("  replays: {}/  results: {}", replay_dir.display(), results_path.display());
     Ok(session_exit(&report))
 }
 
-fn run_snake_session(
-    config: tickbot::game::snake::Config,
-    params: BfsTailParams,
+fn run_session<G: Game, P: Planner<G>>(
+    level: Arc<G::Config>,
+    make_planner: impl Fn() -> P,
     session: SessionConfig,
 ) -> Result<SessionReport, Failure> {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)?;
-    let level = Arc::new(config);
-    let planner_level = Arc::clone(&level);
-    let result = runtime.block_on(session::run::<SnakeGame, _>(
-        level,
-        move || BfsTail::with_params(&planner_level, params),
-        session,
-        shutdown_signal(),
-    ));
+    let result = runtime.block_on(session::run::<G, P>(level, make_planner, session, shutdown_signal()));
     // A planner that ignored its budget may still hold a blocking thread:
     // do not wait for it forever.
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -233,7 +207,7 @@ fn print_summary(report: &SessionReport) {
     );
 }
 
-fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
+pub fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
     let text = serde_json::to_string(value).exit_code(Exit::Runtime)?;
     println!("{text}");
     Ok(())
@@ -434,9 +408,9 @@ fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
     Ok(Exit::Success)
 }
 
-fn describe_spec(spec: &tickbot::game::GameSpec) -> String {
+fn describe_spec(spec: &GameSpec) -> String {
     struct Describe;
-    impl tickbot::game::GameVisitor for Describe {
+    impl GameVisitor for Describe {
         type Output = String;
         fn visit<G: Game>(self, config: &G::Config) -> String {
             G::describe(config)

@@ -5,13 +5,13 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
-
-use crate::game::snake::bfs_tail::{BfsTail, BfsTailParams};
-use crate::game::snake::{self, SnakeGame};
 use crate::game::{Game, OutcomeKind};
-use crate::plan::{Budget, Planner, PlayError, format_params, play_to_end};
+use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
+
+mod snake;
+
+pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,59 +66,4 @@ pub fn play_episodes<G: Game, P: Planner<G>>(
     }
     indexed.sort_unstable_by_key(|(index, _)| *index);
     Ok(EpisodeRun { episodes: indexed.into_iter().map(|(_, episode)| episode).collect(), seconds, threads })
-}
-
-/// `tickbot bench snake`'s report. The key names are a documented interface.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SnakeBenchReport {
-    pub episodes: u64,
-    pub avg_length: f64,
-    pub avg_steps: f64,
-    /// Fraction of episodes that filled the board.
-    pub fill_rate: f64,
-    pub won: u64,
-    pub lost: u64,
-    pub stalled: u64,
-    pub moves_per_sec: f64,
-    pub planner: String,
-    /// The planner's parameters, `name=value` separated by spaces.
-    pub planner_params: String,
-    pub rules: String,
-    pub seed: u64,
-    pub threads: usize,
-}
-
-/// Benchmarks `bfs-tail` with `params` on `level`.
-pub fn bench_snake(
-    level: &snake::Config,
-    params: BfsTailParams,
-    n_episodes: u64,
-    master_seed: u64,
-    threads: usize,
-) -> Result<SnakeBenchReport, PlayError> {
-    let make_planner = || BfsTail::with_params(level, params);
-    let (planner_name, planner_params) = {
-        let planner = make_planner();
-        (Planner::<SnakeGame>::name(&planner).to_string(), format_params(&Planner::<SnakeGame>::params(&planner)))
-    };
-    let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, threads)?;
-    let count = |kind| run.episodes.iter().filter(|episode| episode.outcome == kind).count() as u64;
-    let total_length: i64 = run.episodes.iter().map(|episode| episode.score).sum();
-    let total_steps: u64 = run.episodes.iter().map(|episode| u64::from(episode.ticks)).sum();
-    let n = run.episodes.len().max(1) as f64;
-    Ok(SnakeBenchReport {
-        episodes: run.episodes.len() as u64,
-        avg_length: total_length as f64 / n,
-        avg_steps: total_steps as f64 / n,
-        fill_rate: count(OutcomeKind::Won) as f64 / n,
-        won: count(OutcomeKind::Won),
-        lost: count(OutcomeKind::Lost),
-        stalled: count(OutcomeKind::Stalled),
-        moves_per_sec: total_steps as f64 / run.seconds.max(1e-9),
-        planner: planner_name,
-        planner_params,
-        rules: SnakeGame::describe(level),
-        seed: master_seed,
-        threads: run.threads,
-    })
 }
