@@ -4,6 +4,7 @@
 //! logging and maps errors to exit codes. See `ARCHITECTURE.md` for the map.
 
 pub mod bench;
+pub mod ga;
 pub mod game;
 pub mod map;
 pub mod plan;
