@@ -5,6 +5,7 @@
 //! subscribers or wall-clock time: a game is a pure function of its
 //! configuration, its seed and the actions it is given.
 
+pub mod flag;
 pub mod snake;
 
 use std::fmt;
@@ -78,7 +79,7 @@ pub trait Game: Clone + Send + 'static {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameSpec {
     Snake(snake::Config),
-    Flag(Unreleased),
+    Flag(flag::Config),
     Slide(Unreleased),
     Pipes(Unreleased),
     Locm(Unreleased),
@@ -102,7 +103,8 @@ impl GameSpec {
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
+            GameSpec::Flag(_) => flag::FlagGame::NAME,
+            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
                 match *never {}
             }
         }
@@ -111,7 +113,8 @@ impl GameSpec {
     pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
+            GameSpec::Flag(config) => visitor.visit::<flag::FlagGame>(config),
+            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
                 match *never {}
             }
         }
