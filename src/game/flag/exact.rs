@@ -1,1 +1,642 @@
-//! placeholder
+//! The `exact` planner: a complete search that returns a shortest winning
+//! move sequence, or proves that none exists.
+//!
+//! The search works on *entries*, not single moves. Every move enters one
+//! tile, and each fragile or cracked entry is forced (it is what has to be
+//! done); the only freedom is the order, and the permanent tiles (stones and
+//! the flag) walked over between two entries. Walking over permanent tiles
+//! changes nothing, so between two entries the player takes a shortest
+//! permanent-only path. Those paths depend on the board alone and are
+//! precomputed: from each cell, every tile that can be entered next, at what
+//! cost in moves ("macro moves"). A solution is then exactly `remaining`
+//! macro moves and a final walk to the flag, and the search depth is bounded,
+//! which is also what makes "no solution" a proof rather than a timeout.
+//!
+//! IDA* over the total number of moves, with these lower bounds and cuts:
+//! - every remaining entry costs a move, and the last move enters the flag;
+//! - the grid is bipartite: moves alternate cell colours, so the entries still
+//!   owed on each colour bound the length, and its parity is fixed by the
+//!   colours of the player's cell and the flag;
+//! - every tile still owed an entry, and the flag, must be reachable from the
+//!   player over tiles that have not fallen;
+//! - a tile with a single usable neighbour must be entered from it and left
+//!   to it, so that neighbour must have enough entries left;
+//! - a transposition table (position and remaining entries, Zobrist-hashed)
+//!   remembers the largest cost budget a state is known to fail with, so a
+//!   state reached again by another order is not searched again. Stones make
+//!   such repeats common.
+//!
+//! Moves are tried cheapest first, then towards the tile with the fewest
+//! usable neighbours (Warnsdorff's rule). Nothing is allocated per node: the
+//! state is updated in place and undone, candidates share one stack.
+
+use std::collections::HashMap;
+
+use super::{Config, Dir, FlagGame, NO_CELL, Tile};
+use crate::game::Game;
+use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::rng::GameRng;
+
+/// "No bound": a state from which no solution exists at all.
+const INFINITE: u32 = u32::MAX;
+/// Returned up the search once a solution is found.
+const FOUND: u32 = u32::MAX - 1;
+/// Transposition-table entries kept at most (about 40 MB); past that, new
+/// states are no longer remembered, which costs time, never correctness.
+const MAX_TABLE_ENTRIES: usize = 2_000_000;
+/// Nodes between two looks at the budget.
+const BUDGET_POLL_NODES: u64 = 4096;
+
+/// What the search concluded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A shortest winning sequence of moves.
+    Solved(Vec<Dir>),
+    /// No sequence of moves wins from this state: proven, not timed out.
+    NoSolution,
+}
+
+/// A verdict with the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub verdict: Verdict,
+    /// Search nodes expanded, over every IDA* iteration.
+    pub nodes: u64,
+    /// IDA* iterations (cost bounds tried).
+    pub iterations: u32,
+}
+
+/// The board-dependent tables of the search, built once per level.
+#[derive(Clone, Debug)]
+pub struct ExactSolver {
+    n_cells: usize,
+    flag: u16,
+    permanent: Vec<bool>,
+    /// `(column + row) % 2` of each cell.
+    colour: Vec<u8>,
+    neighbours: Vec<[u16; 4]>,
+    /// Macro moves from cell `p`: `macro_targets[macro_start[p]..macro_start[p + 1]]`,
+    /// each a non-permanent tile with the fewest moves to enter it over
+    /// permanent tiles only.
+    macro_start: Vec<u32>,
+    macro_targets: Vec<(u16, u32)>,
+    /// Fewest moves from a cell to the flag over permanent tiles only;
+    /// [`INFINITE`] if there is no such walk. 0 on the flag.
+    flag_cost: Vec<u32>,
+    /// Zobrist keys: `entry_keys[3 * cell + visits]` for visits 1 and 2.
+    entry_keys: Vec<u64>,
+    position_keys: Vec<u64>,
+}
+
+impl ExactSolver {
+    pub fn new(config: &Config) -> ExactSolver {
+        let n_cells = config.n_cells();
+        let permanent: Vec<bool> = config.tiles().iter().map(|tile| tile.is_permanent()).collect();
+        let colour = (0..n_cells as u16)
+            .map(|cell| {
+                let (col, row) = config.col_row(cell);
+                ((col + row) % 2) as u8
+            })
+            .collect();
+        let neighbours: Vec<[u16; 4]> = (0..n_cells as u16).map(|cell| config.neighbours(cell)).collect();
+        let mut macro_start = Vec::with_capacity(n_cells + 1);
+        let mut macro_targets = Vec::new();
+        let mut flag_cost = vec![INFINITE; n_cells];
+        // One breadth-first walk over permanent tiles from each cell.
+        let mut distance = vec![INFINITE; n_cells];
+        let mut queue: Vec<u16> = Vec::with_capacity(n_cells);
+        let mut best_target = vec![INFINITE; n_cells];
+        for start in 0..n_cells {
+            macro_start.push(macro_targets.len() as u32);
+            if config.tile(start as u16) == Tile::Hole {
+                continue;
+            }
+            distance.fill(INFINITE);
+            best_target.fill(INFINITE);
+            queue.clear();
+            distance[start] = 0;
+            queue.push(start as u16);
+            let mut head = 0;
+            while head < queue.len() {
+                let cell = queue[head];
+                head += 1;
+                let here = distance[usize::from(cell)];
+                for next in neighbours[usize::from(cell)] {
+                    if next == NO_CELL {
+                        continue;
+                    }
+                    let next_index = usize::from(next);
+                    match config.tile(next) {
+                        Tile::Hole => {}
+                        Tile::Fragile | Tile::Cracked => {
+                            best_target[next_index] = best_target[next_index].min(here + 1);
+                        }
+                        Tile::Stone | Tile::Flag => {
+                            if distance[next_index] == INFINITE {
+                                distance[next_index] = here + 1;
+                                queue.push(next);
+                            }
+                        }
+                    }
+                }
+            }
+            flag_cost[start] = distance[usize::from(config.flag())];
+            let first = macro_targets.len();
+            for (target, &cost) in best_target.iter().enumerate() {
+                if cost != INFINITE {
+                    macro_targets.push((target as u16, cost));
+                }
+            }
+            macro_targets[first..].sort_by_key(|&(target, cost)| (cost, target));
+        }
+        macro_start.push(macro_targets.len() as u32);
+        let mut keys = GameRng::from_seed(0x5EED_F1A6);
+        let entry_keys = (0..3 * n_cells).map(|_| keys.next_u64()).collect();
+        let position_keys = (0..n_cells).map(|_| keys.next_u64()).collect();
+        ExactSolver {
+            n_cells,
+            flag: config.flag(),
+            permanent,
+            colour,
+            neighbours,
+            macro_start,
+            macro_targets,
+            flag_cost,
+            entry_keys,
+            position_keys,
+        }
+    }
+
+    /// Solves the game from `visits` (entries each cell still takes) with
+    /// the player on `position`. Stops with [`PlanError`] only when the
+    /// budget runs out.
+    pub fn solve(&self, visits: &[u8], position: u16, budget: &Budget) -> Result<Solution, PlanError> {
+        assert_eq!(visits.len(), self.n_cells, "visits for another board");
+        let mut search = Search::new(self, visits, position, budget);
+        let mut iterations = 0;
+        let mut bound = search.lower_bound();
+        let verdict = loop {
+            if bound == INFINITE {
+                break Verdict::NoSolution;
+            }
+            iterations += 1;
+            let result = search.depth_first(0, bound);
+            if let Some(error) = search.stopped.take() {
+                return Err(error);
+            }
+            match result {
+                FOUND => break Verdict::Solved(self.expand(position, &search.entries)),
+                INFINITE => break Verdict::NoSolution,
+                next => bound = next,
+            }
+        };
+        Ok(Solution { verdict, nodes: search.nodes, iterations })
+    }
+
+    /// Turns the entry order into moves: the shortest permanent-only walk
+    /// before each entry, then to the flag.
+    fn expand(&self, mut position: u16, entries: &[u16]) -> Vec<Dir> {
+        let mut moves = Vec::new();
+        for &target in entries {
+            self.walk(position, target, &mut moves);
+            position = target;
+        }
+        if position != self.flag {
+            self.walk(position, self.flag, &mut moves);
+        }
+        moves
+    }
+
+    /// Appends the fewest moves from `from` to `to` whose intermediate cells
+    /// are all permanent (the macro move the search chose).
+    fn walk(&self, from: u16, to: u16, moves: &mut Vec<Dir>) {
+        let mut parent = vec![NO_CELL; self.n_cells];
+        let mut queue = vec![from];
+        let mut head = 0;
+        let mut seen = vec![false; self.n_cells];
+        seen[usize::from(from)] = true;
+        while head < queue.len() {
+            let cell = queue[head];
+            head += 1;
+            if cell == to && cell != from {
+                break;
+            }
+            if cell != from && !self.permanent[usize::from(cell)] {
+                continue;
+            }
+            for next in self.neighbours[usize::from(cell)] {
+                if next == NO_CELL || (seen[usize::from(next)] && next != to) || parent[usize::from(next)] != NO_CELL {
+                    continue;
+                }
+                // Only `to` and permanent tiles may be stepped on; holes and
+                // other fragile tiles are never part of a macro move.
+                if next != to && !self.permanent[usize::from(next)] {
+                    continue;
+                }
+                seen[usize::from(next)] = true;
+                parent[usize::from(next)] = cell;
+                queue.push(next);
+            }
+        }
+        let mut path = vec![to];
+        let mut cell = to;
+        while parent[usize::from(cell)] != from {
+            cell = parent[usize::from(cell)];
+            assert_ne!(cell, NO_CELL, "the search chose a macro move with no walk");
+            path.push(cell);
+        }
+        let mut here = from;
+        for &next in path.iter().rev() {
+            let dir = Dir::ALL
+                .into_iter()
+                .find(|&dir| self.neighbours[usize::from(here)][usize::from(dir.code())] == next)
+                .expect("consecutive cells of a walk are neighbours");
+            moves.push(dir);
+            here = next;
+        }
+    }
+}
+
+/// One candidate entry: the tile, the moves it costs, and its tie-break.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    target: u16,
+    cost: u32,
+    usable_neighbours: u8,
+}
+
+/// The mutable state of one solve: updated in place and undone.
+struct Search<'a> {
+    solver: &'a ExactSolver,
+    budget: &'a Budget,
+    visits: Vec<u8>,
+    position: u16,
+    /// Entries still owed, in total and per cell colour.
+    remaining: u32,
+    remaining_by_colour: [u32; 2],
+    /// Cells still owed at least one entry.
+    live_cells: u32,
+    hash: u64,
+    /// The entries made so far, in order.
+    entries: Vec<u16>,
+    candidates: Vec<Candidate>,
+    /// Largest cost budget each state is known to fail with.
+    table: HashMap<u64, u32>,
+    /// Flood-fill scratch: a cell is seen in this fill when its stamp equals `stamp`.
+    seen_stamp: Vec<u32>,
+    stamp: u32,
+    queue: Vec<u16>,
+    nodes: u64,
+    stopped: Option<PlanError>,
+}
+
+impl<'a> Search<'a> {
+    fn new(solver: &'a ExactSolver, visits: &[u8], position: u16, budget: &'a Budget) -> Search<'a> {
+        let mut remaining_by_colour = [0u32; 2];
+        let mut live_cells = 0;
+        let mut hash = solver.position_keys[usize::from(position)];
+        for (cell, &count) in visits.iter().enumerate() {
+            remaining_by_colour[usize::from(solver.colour[cell])] += u32::from(count);
+            if count > 0 {
+                live_cells += 1;
+                hash ^= solver.entry_keys[3 * cell + usize::from(count.min(2))];
+            }
+        }
+        Search {
+            solver,
+            budget,
+            visits: visits.to_vec(),
+            position,
+            remaining: remaining_by_colour[0] + remaining_by_colour[1],
+            remaining_by_colour,
+            live_cells,
+            hash,
+            entries: Vec::with_capacity(visits.len() * 2),
+            candidates: Vec::with_capacity(64 * 4),
+            table: HashMap::new(),
+            seen_stamp: vec![0; visits.len()],
+            stamp: 0,
+            queue: Vec::with_capacity(visits.len()),
+            nodes: 0,
+            stopped: None,
+        }
+    }
+
+    /// A lower bound on the moves still needed to win ([`INFINITE`] when
+    /// the flag cannot be reached at the end).
+    fn lower_bound(&self) -> u32 {
+        let solver = self.solver;
+        let here = usize::from(self.position);
+        if self.remaining == 0 {
+            return solver.flag_cost[here];
+        }
+        let same = usize::from(solver.colour[here]);
+        let flag_colour = usize::from(solver.colour[usize::from(solver.flag)]);
+        // Entry k (1-based) lands on the other colour when k is odd: a walk of
+        // L moves makes ceil(L/2) entries on the other colour, floor(L/2) on
+        // this one, and the last entry is the flag.
+        let other_entries = self.remaining_by_colour[1 - same] + u32::from(flag_colour != same);
+        let same_entries = self.remaining_by_colour[same] + u32::from(flag_colour == same);
+        let mut bound = (self.remaining + 1).max((2 * other_entries).saturating_sub(1)).max(2 * same_entries);
+        let parity = u32::from(same != flag_colour);
+        if bound % 2 != parity {
+            bound += 1;
+        }
+        bound
+    }
+
+    fn is_standing(&self, cell: u16) -> bool {
+        self.solver.permanent[usize::from(cell)] || self.visits[usize::from(cell)] > 0
+    }
+
+    /// Whether the position can still be won as far as cheap tests tell:
+    /// every owed tile and the flag reachable, no dead end short of entries.
+    fn may_be_won(&mut self) -> bool {
+        let solver = self.solver;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen_stamp.fill(0);
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        self.queue.clear();
+        self.queue.push(self.position);
+        self.seen_stamp[usize::from(self.position)] = stamp;
+        let mut live_reached = u32::from(self.visits[usize::from(self.position)] > 0);
+        let mut head = 0;
+        while head < self.queue.len() {
+            let cell = self.queue[head];
+            head += 1;
+            for next in solver.neighbours[usize::from(cell)] {
+                if next == NO_CELL || self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
+                    continue;
+                }
+                self.seen_stamp[usize::from(next)] = stamp;
+                live_reached += u32::from(self.visits[usize::from(next)] > 0);
+                self.queue.push(next);
+                // A live tile with one usable neighbour is entered from it
+                // and left to it: n, t, n, t, ..., n. Checked here, as the
+                // fill meets each live tile once.
+                let owed = self.visits[usize::from(next)];
+                if owed > 0 && next != self.position && !self.dead_end_has_room(next, owed) {
+                    return false;
+                }
+            }
+        }
+        live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp
+    }
+
+    fn dead_end_has_room(&self, tile: u16, owed: u8) -> bool {
+        let solver = self.solver;
+        let mut usable = 0;
+        let mut only = NO_CELL;
+        for next in solver.neighbours[usize::from(tile)] {
+            if next != NO_CELL && (next == self.position || self.is_standing(next)) {
+                usable += 1;
+                only = next;
+            }
+        }
+        if usable != 1 || solver.permanent[usize::from(only)] {
+            return usable > 0;
+        }
+        let at_it = u32::from(only == self.position);
+        u32::from(self.visits[usize::from(only)]) + at_it > u32::from(owed)
+    }
+
+    fn usable_neighbours(&self, tile: u16) -> u8 {
+        self.solver.neighbours[usize::from(tile)]
+            .iter()
+            .filter(|&&next| next != NO_CELL && self.is_standing(next))
+            .count() as u8
+    }
+
+    /// IDA* below the current state, `spent` moves in, under `bound` moves in
+    /// total. Returns [`FOUND`], or the smallest total over the bound seen
+    /// (a valid next bound), or [`INFINITE`] if nothing below can win.
+    fn depth_first(&mut self, spent: u32, bound: u32) -> u32 {
+        self.nodes += 1;
+        if self.nodes % BUDGET_POLL_NODES == 0
+            && let Some(error) = self.budget.exhausted()
+        {
+            self.stopped = Some(error);
+        }
+        if self.stopped.is_some() {
+            return INFINITE;
+        }
+        let estimate = self.lower_bound();
+        if estimate == INFINITE {
+            return INFINITE;
+        }
+        if spent + estimate > bound {
+            return spent + estimate;
+        }
+        if self.remaining == 0 {
+            // The estimate is exact here: the walk to the flag.
+            return FOUND;
+        }
+        let key = self.hash;
+        let known_fail = self.table.get(&key).copied();
+        if let Some(failed_budget) = known_fail
+            && failed_budget >= bound - spent
+        {
+            return if failed_budget == INFINITE { INFINITE } else { spent + failed_budget + 1 };
+        }
+        if !self.may_be_won() {
+            self.remember(key, INFINITE);
+            return INFINITE;
+        }
+        let solver = self.solver;
+        let first = self.candidates.len();
+        let here = usize::from(self.position);
+        for &(target, cost) in
+            &solver.macro_targets[solver.macro_start[here] as usize..solver.macro_start[here + 1] as usize]
+        {
+            if self.visits[usize::from(target)] > 0 {
+                let usable_neighbours = self.usable_neighbours(target);
+                self.candidates.push(Candidate { target, cost, usable_neighbours });
+            }
+        }
+        self.candidates[first..].sort_by_key(|candidate| (candidate.cost, candidate.usable_neighbours, candidate.target));
+        let mut smallest_over = INFINITE;
+        for index in first..self.candidates.len() {
+            let candidate = self.candidates[index];
+            let previous = self.enter(candidate.target);
+            let result = self.depth_first(spent + candidate.cost, bound);
+            if result == FOUND {
+                // Keep the entry on the path; drop the rest of this level.
+                self.candidates.truncate(first);
+                return FOUND;
+            }
+            self.leave(candidate.target, previous);
+            smallest_over = smallest_over.min(result);
+        }
+        self.candidates.truncate(first);
+        if self.stopped.is_none() {
+            let failed_budget = if smallest_over == INFINITE { INFINITE } else { smallest_over - spent - 1 };
+            self.remember(key, failed_budget);
+        }
+        smallest_over
+    }
+
+    fn remember(&mut self, key: u64, failed_budget: u32) {
+        if self.table.len() < MAX_TABLE_ENTRIES || self.table.contains_key(&key) {
+            let entry = self.table.entry(key).or_insert(0);
+            *entry = (*entry).max(failed_budget);
+        }
+    }
+
+    /// Moves to `target` and takes one of its entries; returns the position
+    /// to go back to.
+    fn enter(&mut self, target: u16) -> u16 {
+        let solver = self.solver;
+        let previous = self.position;
+        let cell = usize::from(target);
+        let count = self.visits[cell];
+        self.hash ^= solver.position_keys[usize::from(previous)] ^ solver.position_keys[cell];
+        self.hash ^= solver.entry_keys[3 * cell + usize::from(count)];
+        if count > 1 {
+            self.hash ^= solver.entry_keys[3 * cell + usize::from(count - 1)];
+        } else {
+            self.live_cells -= 1;
+        }
+        self.visits[cell] = count - 1;
+        self.remaining -= 1;
+        self.remaining_by_colour[usize::from(solver.colour[cell])] -= 1;
+        self.position = target;
+        self.entries.push(target);
+        previous
+    }
+
+    fn leave(&mut self, target: u16, previous: u16) {
+        let solver = self.solver;
+        let cell = usize::from(target);
+        let count = self.visits[cell];
+        if count > 0 {
+            self.hash ^= solver.entry_keys[3 * cell + usize::from(count)];
+        } else {
+            self.live_cells += 1;
+        }
+        self.hash ^= solver.entry_keys[3 * cell + usize::from(count + 1)];
+        self.hash ^= solver.position_keys[usize::from(previous)] ^ solver.position_keys[cell];
+        self.visits[cell] = count + 1;
+        self.remaining += 1;
+        self.remaining_by_colour[usize::from(solver.colour[cell])] += 1;
+        self.position = previous;
+        self.entries.pop();
+    }
+}
+
+/// The `exact` planner: solves once, then plays the solution move by move.
+/// A level with no solution ends the game with the verdict "no solution".
+#[derive(Debug)]
+pub struct Exact {
+    solver: ExactSolver,
+    plan: Vec<Dir>,
+    next_move: usize,
+    /// The position and tick the next planned move expects; any other state
+    /// is planned afresh.
+    expected: Option<(u16, u32)>,
+}
+
+impl Exact {
+    pub fn new(config: &Config) -> Exact {
+        Exact { solver: ExactSolver::new(config), plan: Vec::new(), next_move: 0, expected: None }
+    }
+}
+
+impl Planner<FlagGame> for Exact {
+    fn name(&self) -> &'static str {
+        "exact"
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn next_action(&mut self, game: &FlagGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
+        let mut planned = None;
+        if self.expected != Some((game.position(), game.tick())) || self.next_move >= self.plan.len() {
+            let solution = self.solver.solve(game.visits(), game.position(), budget)?;
+            let Verdict::Solved(moves) = solution.verdict else {
+                return Err(PlanError::GaveUp(format!(
+                    "no solution: no sequence of moves from tick {} clears every tile and ends on the flag \
+                     (proven by exhaustive search, {} nodes)",
+                    game.tick(),
+                    solution.nodes
+                )));
+            };
+            planned = Some(PlanStats { kind: "exact", nodes: solution.nodes, plan_len: moves.len() as u32 });
+            self.plan = moves;
+            self.next_move = 0;
+        }
+        let action = self.plan[self.next_move];
+        self.next_move += 1;
+        let next_position = game.target(action).unwrap_or(NO_CELL);
+        self.expected = Some((next_position, game.tick() + 1));
+        Ok(Decision { action, planned })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{OutcomeKind, Status};
+
+    fn solve(text: &str) -> Solution {
+        let config = Config::parse(text).unwrap_or_else(|error| panic!("{error}"));
+        let game = FlagGame::new(&config, 0);
+        ExactSolver::new(&config).solve(game.visits(), game.position(), &Budget::unlimited()).expect("no budget")
+    }
+
+    /// The shortest solutions of the original rounds 1–19 (round 5 with the
+    /// drawn flag), from the issue.
+    const OPTIMAL: [usize; 19] = [5, 5, 8, 6, 14, 16, 22, 32, 35, 16, 21, 34, 42, 36, 33, 49, 49, 32, 44];
+
+    #[test]
+    fn every_bundled_round_is_solved_in_the_known_optimal_length() {
+        for (index, &optimal) in OPTIMAL.iter().enumerate() {
+            let path = format!("{}/maps/flag/round-{:02}.txt", env!("CARGO_MANIFEST_DIR"), index + 1);
+            let text = std::fs::read_to_string(&path).expect("bundled map");
+            let config = Config::parse(&text).unwrap();
+            let solution = solve(&text);
+            let Verdict::Solved(moves) = solution.verdict else { panic!("{path}: no solution") };
+            assert_eq!(moves.len(), optimal, "{path}: {}", super::super::letters(&moves));
+            let game = super::super::play_moves(&config, &moves).expect("legal moves");
+            assert!(matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won), "{path}");
+        }
+    }
+
+    #[test]
+    fn crafted_unsolvable_maps_get_a_verdict() {
+        // Two dead ends off a fragile corridor: one of them strands the player.
+        for map in ["start 1 0\n111\n.F.", "start 0 0\n1111\n1..1\n11F1", "start 0 0\n11.F", "start 0 0\n21F"] {
+            assert_eq!(solve(map).verdict, Verdict::NoSolution, "{map}");
+        }
+    }
+
+    #[test]
+    fn stones_and_flag_crossings_are_counted_in_moves() {
+        // Round trip over a stone to come back for a cracked tile.
+        let solution = solve("start 0 0\n123\n..F");
+        let Verdict::Solved(moves) = solution.verdict else { panic!("solvable") };
+        assert_eq!(super::super::letters(&moves), "rrlrd");
+        let solution = solve("start 0 0\n1F1");
+        let Verdict::Solved(moves) = solution.verdict else { panic!("solvable") };
+        assert_eq!(super::super::letters(&moves), "rrl");
+    }
+
+    #[test]
+    fn plans_from_the_state_it_is_given() {
+        let text = "start 0 0\n1111\n1111\n111F";
+        let config = Config::parse(text).unwrap();
+        let game = super::super::play_moves(&config, &[Dir::Down, Dir::Down, Dir::Right]).unwrap();
+        let mut planner = Exact::new(&config);
+        let mut game = game;
+        while game.status() == Status::Running {
+            let decision = planner.next_action(&game, &Budget::unlimited()).expect("solvable");
+            game.step(decision.action).unwrap();
+        }
+        assert_eq!(game.tick(), 11);
+        assert!(matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won));
+    }
+}

@@ -724,6 +724,44 @@ mod tests {
         assert_eq!(FlagGame::new(&config, 1).state_hash(), FlagGame::new(&config, 2).state_hash(), "no randomness");
     }
 
+    /// One shortest solution per original round, in the original's move
+    /// letters (from the verification beside maps.json; round 5 with the
+    /// drawn flag). Played in our orientation, each must win on its last move.
+    const ORIGINAL_SOLUTIONS: [&str; 19] = [
+        "uuuuu",
+        "rrrrr",
+        "rrrrrurd",
+        "rrrudr",
+        "rrrudrlddddurl",
+        "ddruurddruuuuldl",
+        "ddlldrrddruuurdruullul",
+        "ddluuuulddlddrrdlllluruluruurdll",
+        "ruddrdruluurdrdrdrululuurdrrdrululu",
+        "uuuuudldrruudrrr",
+        "dduldddruudruudrddldd",
+        "uurdduddruuuuruddruudrddlddlulddrd",
+        "ruddruuuddrruulduururdrddurdldddulduldrdld",
+        "rruruuddrdlddlurrrrurdudruulluullduu",
+        "duruuulduldlddruddldrrdrruuudludd",
+        "rdruuuddrddruuduruudulllrururdrddrddddlllruudrrur",
+        "ddururuudrdururdddudldduldlluudrrrdddudruduuuruuu",
+        "ddrdrdddlluddluuluuurudddrullldl",
+        "ulddluddluuuurruurdrdrdddlulrddrdlludulddrdr",
+    ];
+
+    #[test]
+    fn the_original_solutions_win_the_converted_rounds() {
+        for (index, solution) in ORIGINAL_SOLUTIONS.iter().enumerate() {
+            let path = format!("{}/maps/flag/round-{:02}.txt", env!("CARGO_MANIFEST_DIR"), index + 1);
+            let config = level(&std::fs::read_to_string(&path).expect("bundled map"));
+            let all = moves(solution);
+            let game = play_moves(&config, &all).unwrap_or_else(|error| panic!("{path}: {error}"));
+            assert_eq!(kind(&game), Some(OutcomeKind::Won), "{path}\n{}", game.render());
+            let before_last = play_moves(&config, &all[..all.len() - 1]).unwrap();
+            assert_eq!(kind(&before_last), None, "{path}: won early");
+        }
+    }
+
     #[track_caller]
     fn check_error(text: &str, line: usize, column: usize, fragment: &str) {
         let error = Config::parse(text).expect_err("the map should be rejected");
