@@ -60,6 +60,11 @@ pub enum Scheme {
     /// generation are children of two parents drawn uniformly from the best
     /// `parents` (rank selection), each child mutated once.
     Generational { parents: usize, elites: usize },
+    /// As [`Scheme::Generational`], but the elites' copies are offered to
+    /// `mutate` like every child, as the Reach the Flag write-up's GA did (its
+    /// elites were kept by reference and mutated with the rest). The best
+    /// genome can then be lost, which keeps the population moving.
+    GenerationalMutatingElites { parents: usize, elites: usize },
     /// The best `crossover_percent`% of the population are each crossed with a
     /// partner drawn uniformly from the whole population; the children join
     /// the population, every member is then offered to `mutate`, and the
@@ -98,7 +103,7 @@ impl GaParams {
             return Err(GaError::PopulationTooSmall(population));
         }
         match self.scheme {
-            Scheme::Generational { parents, elites } => {
+            Scheme::Generational { parents, elites } | Scheme::GenerationalMutatingElites { parents, elites } => {
                 if parents == 0 || parents > population {
                     return Err(GaError::Parents { parents, population });
                 }
@@ -185,7 +190,10 @@ impl<'p, P: Problem> Evolution<'p, P> {
     /// Breeds, evaluates and ranks one generation.
     pub fn step(&mut self) {
         match self.params.scheme {
-            Scheme::Generational { parents, elites } => self.step_generational(parents, elites),
+            Scheme::Generational { parents, elites } => self.step_generational(parents, elites, false),
+            Scheme::GenerationalMutatingElites { parents, elites } => {
+                self.step_generational(parents, elites, true)
+            }
             Scheme::Plus { crossover_percent } => self.step_plus(crossover_percent),
         }
         self.generation += 1;
@@ -208,7 +216,7 @@ impl<'p, P: Problem> Evolution<'p, P> {
         }
     }
 
-    fn step_generational(&mut self, parents: usize, elites: usize) {
+    fn step_generational(&mut self, parents: usize, elites: usize, mutate_elites: bool) {
         let size = self.params.population;
         let mut next = std::mem::take(&mut self.spare);
         // Reuse last generation's genomes as storage for this one's.
@@ -255,7 +263,17 @@ impl<'p, P: Problem> Evolution<'p, P> {
                 }
             }
         }
-        self.score(&mut next[elites..]);
+        // The elites' copies are mutated after the children are bred, so
+        // the parents the children were drawn from were the unmutated ones.
+        let first_scored = if mutate_elites {
+            for elite in &mut next[..elites] {
+                self.problem.mutate(&mut elite.genome, &mut self.rng);
+            }
+            0
+        } else {
+            elites
+        };
+        self.score(&mut next[first_scored..]);
         self.spare = std::mem::replace(&mut self.population, next);
         rank(&mut self.population);
     }
@@ -495,6 +513,31 @@ mod tests {
         for (bad, expected) in cases {
             assert_eq!(Evolution::new(&problem, bad, GameRng::from_seed(0)).err(), Some(expected));
         }
+    }
+
+    #[test]
+    fn mutating_elites_solves_keeps_fitness_fresh_and_can_lose_the_best() {
+        let problem = CountZeros { len: 48 };
+        let scheme = Scheme::GenerationalMutatingElites { parents: 25, elites: 5 };
+        let mut evolution = Evolution::new(&problem, params(scheme, false), GameRng::from_seed(3)).unwrap();
+        let mut got_worse = false;
+        let mut best = evolution.best().fitness;
+        for _ in 0..200 {
+            evolution.step();
+            for member in evolution.population() {
+                assert_eq!(member.fitness, problem.fitness(&member.genome), "stale fitness");
+            }
+            got_worse |= evolution.best().fitness > best;
+            best = evolution.best().fitness;
+        }
+        assert!(got_worse, "with every member mutated, the best must sometimes be lost");
+        let mut evolution = Evolution::new(&problem, params(scheme, false), GameRng::from_seed(3)).unwrap();
+        assert!(matches!(evolution.run(|_| false), RunEnd::Solved { .. }));
+        let bad = params(Scheme::GenerationalMutatingElites { parents: 0, elites: 1 }, false);
+        assert_eq!(
+            Evolution::new(&problem, bad, GameRng::from_seed(0)).err(),
+            Some(GaError::Parents { parents: 0, population: 40 })
+        );
     }
 
     #[test]
