@@ -1,1 +1,501 @@
-//! placeholder
+//! The `ga` planner: the Reach the Flag write-up's genetic algorithm, faithful
+//! and configurable, on the shared engine in `crate::ga`.
+//!
+//! A chromosome is a fixed-length string of moves. Scoring plays it from the
+//! current state; a move off the board or into a hole is a no-op there (a
+//! "void" gene). Fitness, minimised: the entries still owed (1 per fragile
+//! tile, 2 per untouched cracked tile) plus the Manhattan distance from the
+//! end cell to the flag, plus a penalty per void gene unless the rest is
+//! zero. The write-up's first form, 2·owed + distance, is selectable. The
+//! plan played (and recorded) is the winning chromosome with its void genes
+//! removed, cut where the game is won.
+//!
+//! Defaults follow the write-up's code: population 40, the best 25 are the
+//! parents (rank selection), 5 elites carried over and mutated with the
+//! children, two-point crossover of two parents drawn uniformly, mutation per
+//! member: swap two genes with probability 0.4, else reset one gene. The
+//! original reset-only operator (probability 0.3) and frozen elites are
+//! options. Random numbers come from the game's seed only, so a seed gives
+//! the same plan on any number of threads.
+
+use std::fmt;
+
+use super::{Config, Dir, FlagGame, MAX_CELLS, NO_CELL, Tile};
+use crate::ga::{self, Evolution, GaError, GaParams, Problem, RunEnd, Scheme};
+use crate::game::Game;
+use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::rng::{GameRng, derive_seed};
+
+/// How a child is mutated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mutation {
+    /// The write-up's improved operator: swap two genes with probability
+    /// `swap_percent`%, else reset one gene to a random move.
+    SwapElseReset { swap_percent: u32 },
+    /// The original operator: with probability `percent`% reset one gene.
+    Reset { percent: u32 },
+}
+
+impl Mutation {
+    pub const IMPROVED: Mutation = Mutation::SwapElseReset { swap_percent: 40 };
+    pub const ORIGINAL: Mutation = Mutation::Reset { percent: 30 };
+}
+
+impl fmt::Display for Mutation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Mutation::SwapElseReset { swap_percent } => write!(f, "swap{swap_percent}-else-reset"),
+            Mutation::Reset { percent } => write!(f, "reset{percent}"),
+        }
+    }
+}
+
+/// Which fitness the GA minimises (plus the void penalty in both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fitness {
+    /// owed entries + distance to the flag (the write-up's code from
+    /// 2022-12-04 on).
+    Linear,
+    /// 2·owed entries + distance (the write-up's first form, §3b).
+    DoubleOwed,
+}
+
+impl fmt::Display for Fitness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Fitness::Linear => "owed+distance",
+            Fitness::DoubleOwed => "2*owed+distance",
+        })
+    }
+}
+
+/// The GA's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GaSettings {
+    pub population: usize,
+    pub parents: usize,
+    pub elites: usize,
+    /// Mutate the elites' copies too (the write-up's behaviour); `false`
+    /// keeps them frozen.
+    pub mutate_elites: bool,
+    pub mutation: Mutation,
+    pub fitness: Fitness,
+    /// Added per void gene unless the rest of the fitness is 0.
+    pub void_penalty: u32,
+    /// Chromosome length; `None`: the write-up's rule, #fragile + 2·#cracked
+    /// + 5·(#stone + 1).
+    pub chromosome_length: Option<usize>,
+    pub max_generations: u64,
+    /// Evaluate fitness on rayon's threads (same result either way).
+    pub parallel: bool,
+}
+
+impl Default for GaSettings {
+    fn default() -> GaSettings {
+        GaSettings {
+            population: 40,
+            parents: 25,
+            elites: 5,
+            mutate_elites: true,
+            mutation: Mutation::IMPROVED,
+            fitness: Fitness::Linear,
+            void_penalty: 1,
+            chromosome_length: None,
+            max_generations: 200_000,
+            parallel: false,
+        }
+    }
+}
+
+impl GaSettings {
+    /// The chromosome length on `config`.
+    pub fn length_for(&self, config: &Config) -> usize {
+        self.chromosome_length.unwrap_or_else(|| default_chromosome_length(config))
+    }
+
+    fn engine_params(&self) -> GaParams {
+        let scheme = if self.mutate_elites {
+            Scheme::GenerationalMutatingElites { parents: self.parents, elites: self.elites }
+        } else {
+            Scheme::Generational { parents: self.parents, elites: self.elites }
+        };
+        GaParams {
+            population: self.population,
+            scheme,
+            max_generations: self.max_generations,
+            parallel: self.parallel,
+        }
+    }
+
+    /// Checks the parameters the way the engine will.
+    pub fn validate(&self) -> Result<(), GaError> {
+        self.engine_params().validate()
+    }
+
+    /// As `(name, value)` pairs, for replay headers and reports.
+    pub fn params(&self, config: &Config) -> Vec<(String, String)> {
+        vec![
+            ("population".into(), self.population.to_string()),
+            ("parents".into(), self.parents.to_string()),
+            ("elites".into(), self.elites.to_string()),
+            ("elites_mutated".into(), self.mutate_elites.to_string()),
+            ("mutation".into(), self.mutation.to_string()),
+            ("fitness".into(), self.fitness.to_string()),
+            ("void_penalty".into(), self.void_penalty.to_string()),
+            ("length".into(), self.length_for(config).to_string()),
+            ("max_generations".into(), self.max_generations.to_string()),
+        ]
+    }
+}
+
+/// The write-up's chromosome length: #fragile + 2·#cracked + 5·(#stone + #flag).
+pub fn default_chromosome_length(config: &Config) -> usize {
+    (config.count(Tile::Fragile) + 2 * config.count(Tile::Cracked) + 5 * (config.count(Tile::Stone) + 1)).max(1)
+}
+
+/// One GA problem: a board and the state to plan from.
+#[derive(Debug)]
+pub struct MoveStrings {
+    width: u16,
+    flag_col: u16,
+    flag_row: u16,
+    start: u16,
+    initial_visits: Vec<u8>,
+    initial_owed: u32,
+    permanent: Vec<bool>,
+    /// `neighbours[4 * cell + dir]`, [`NO_CELL`] off the board.
+    neighbours: Vec<u16>,
+    length: usize,
+    mutation: Mutation,
+    owed_weight: u32,
+    void_penalty: u32,
+}
+
+/// What playing a chromosome from the start leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Played {
+    owed: u32,
+    end: u16,
+    voids: u32,
+}
+
+impl MoveStrings {
+    /// The problem of winning `config` from `visits` with the player on `position`.
+    pub fn new(config: &Config, visits: &[u8], position: u16, settings: &GaSettings) -> MoveStrings {
+        let (flag_col, flag_row) = config.col_row(config.flag());
+        let neighbours = (0..config.n_cells() as u16).flat_map(|cell| config.neighbours(cell)).collect();
+        MoveStrings {
+            width: config.width(),
+            flag_col,
+            flag_row,
+            start: position,
+            initial_visits: visits.to_vec(),
+            initial_owed: visits.iter().map(|&count| u32::from(count)).sum(),
+            permanent: config.tiles().iter().map(|tile| tile.is_permanent()).collect(),
+            neighbours,
+            length: settings.length_for(config),
+            mutation: settings.mutation,
+            owed_weight: match settings.fitness {
+                Fitness::Linear => 1,
+                Fitness::DoubleOwed => 2,
+            },
+            void_penalty: settings.void_penalty,
+        }
+    }
+
+    /// Plays `genes`, calling `on_move` with each move that is not void,
+    /// until `on_move` returns false.
+    fn play(&self, genes: &[u8], mut on_move: impl FnMut(u8, u32, u16) -> bool) -> Played {
+        // A stack copy of the visits: no allocation per evaluation. Boards
+        // are at most MAX_CELLS cells (Config guarantees it).
+        let n_cells = self.initial_visits.len();
+        let mut visits = [0u8; MAX_CELLS];
+        visits[..n_cells].copy_from_slice(&self.initial_visits);
+        let mut owed = self.initial_owed;
+        let mut position = self.start;
+        let mut voids = 0;
+        for &gene in genes {
+            let next = self.neighbours[4 * usize::from(position) + usize::from(gene)];
+            if next == NO_CELL {
+                voids += 1;
+                continue;
+            }
+            let cell = usize::from(next);
+            if visits[cell] > 0 {
+                visits[cell] -= 1;
+                owed -= 1;
+            } else if !self.permanent[cell] {
+                voids += 1;
+                continue;
+            }
+            position = next;
+            if !on_move(gene, owed, position) {
+                break;
+            }
+        }
+        Played { owed, end: position, voids }
+    }
+
+    fn score(&self, played: Played) -> u32 {
+        let (col, row) = (played.end % self.width, played.end / self.width);
+        let distance = u32::from(col.abs_diff(self.flag_col)) + u32::from(row.abs_diff(self.flag_row));
+        let base = self.owed_weight * played.owed + distance;
+        if base == 0 { 0 } else { base + self.void_penalty * played.voids }
+    }
+
+    /// The moves `genes` makes in the game: void genes removed, cut where
+    /// the game is won.
+    pub fn moves(&self, genes: &[u8]) -> Vec<Dir> {
+        let flag = self.flag_row * self.width + self.flag_col;
+        let mut moves = Vec::with_capacity(genes.len());
+        self.play(genes, |gene, owed, position| {
+            moves.push(Dir::from_code(gene).expect("genes are direction codes"));
+            !(owed == 0 && position == flag)
+        });
+        moves
+    }
+}
+
+impl Problem for MoveStrings {
+    type Genome = Vec<u8>;
+    type Fitness = u32;
+
+    fn random_genome(&self, rng: &mut GameRng) -> Vec<u8> {
+        (0..self.length).map(|_| rng.below(4) as u8).collect()
+    }
+
+    fn fitness(&self, genome: &Vec<u8>) -> u32 {
+        self.score(self.play(genome, |_, _, _| true))
+    }
+
+    fn is_solution(&self, fitness: u32) -> bool {
+        fitness == 0
+    }
+
+    fn crossover(&self, a: &Vec<u8>, b: &Vec<u8>, rng: &mut GameRng, child_a: &mut Vec<u8>, child_b: &mut Vec<u8>) {
+        ga::two_point_crossover(a, b, rng, child_a, child_b);
+    }
+
+    fn mutate(&self, genome: &mut Vec<u8>, rng: &mut GameRng) {
+        let random_move = |rng: &mut GameRng| rng.below(4) as u8;
+        match self.mutation {
+            Mutation::SwapElseReset { swap_percent } => {
+                if rng.chance(swap_percent, 100) {
+                    ga::swap_two_genes(genome, rng);
+                } else {
+                    ga::reset_one_gene(genome, rng, random_move);
+                }
+            }
+            Mutation::Reset { percent } => {
+                if rng.chance(percent, 100) {
+                    ga::reset_one_gene(genome, rng, random_move);
+                }
+            }
+        }
+    }
+}
+
+/// The result of one GA run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GaRun {
+    /// The winning moves, if a chromosome of fitness 0 was found.
+    pub plan: Option<Vec<Dir>>,
+    /// Generations bred (0: the initial population already held a solution).
+    pub generations: u64,
+    pub best_fitness: u32,
+    /// Fitness evaluations made.
+    pub evaluations: u64,
+    /// Whether `stop` ended the run.
+    pub stopped: bool,
+}
+
+/// Runs the GA on `game`'s current state with random numbers from `seed`;
+/// `stop` is asked before each generation.
+pub fn evolve(
+    game: &FlagGame,
+    settings: &GaSettings,
+    seed: u64,
+    mut stop: impl FnMut(u64) -> bool,
+) -> Result<GaRun, GaError> {
+    let problem = MoveStrings::new(game.config(), game.visits(), game.position(), settings);
+    let mut evolution = Evolution::new(&problem, settings.engine_params(), GameRng::from_seed(seed))?;
+    let end = evolution.run(|evolution| stop(evolution.generation()));
+    let generations = evolution.generation();
+    let best = evolution.best();
+    let evaluations = settings.population as u64 * (generations + 1);
+    Ok(GaRun {
+        plan: matches!(end, RunEnd::Solved { .. }).then(|| problem.moves(&best.genome)),
+        generations,
+        best_fitness: best.fitness,
+        evaluations,
+        stopped: end == RunEnd::Stopped,
+    })
+}
+
+/// The `ga` planner: evolves a plan once (from the game's seed), then plays
+/// it. A run that reaches the generation cap gives up with that reason.
+#[derive(Debug)]
+pub struct GeneticPlanner {
+    settings: GaSettings,
+    params: Vec<(String, String)>,
+    plan: Vec<Dir>,
+    next_move: usize,
+    expected: Option<(u16, u32)>,
+}
+
+impl GeneticPlanner {
+    /// Fails on parameters the engine refuses.
+    pub fn new(config: &Config, settings: GaSettings) -> Result<GeneticPlanner, GaError> {
+        settings.validate()?;
+        Ok(GeneticPlanner {
+            settings,
+            params: settings.params(config),
+            plan: Vec::new(),
+            next_move: 0,
+            expected: None,
+        })
+    }
+}
+
+/// Generations between two looks at the budget.
+const BUDGET_POLL_GENERATIONS: u64 = 64;
+
+impl Planner<FlagGame> for GeneticPlanner {
+    fn name(&self) -> &'static str {
+        "ga"
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        self.params.clone()
+    }
+
+    fn next_action(&mut self, game: &FlagGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
+        let mut planned = None;
+        if self.expected != Some((game.position(), game.tick())) || self.next_move >= self.plan.len() {
+            // A plan made later in a game draws a different stream than the first.
+            let seed = if game.tick() == 0 { game.seed() } else { derive_seed(game.seed(), u64::from(game.tick())) };
+            let mut exhausted = None;
+            let run = evolve(game, &self.settings, seed, |generation| {
+                if generation % BUDGET_POLL_GENERATIONS == 0 {
+                    exhausted = budget.exhausted();
+                }
+                exhausted.is_some()
+            })
+            .map_err(|error| PlanError::GaveUp(error.to_string()))?;
+            if let Some(error) = exhausted {
+                return Err(error);
+            }
+            let Some(moves) = run.plan else {
+                return Err(PlanError::GaveUp(format!(
+                    "no solution within {} generations (best fitness {})",
+                    run.generations, run.best_fitness
+                )));
+            };
+            if moves.is_empty() {
+                return Err(PlanError::GaveUp("the winning chromosome makes no move".into()));
+            }
+            planned = Some(PlanStats { kind: "ga", nodes: run.evaluations, plan_len: moves.len() as u32 });
+            self.plan = moves;
+            self.next_move = 0;
+        }
+        let action = self.plan[self.next_move];
+        self.next_move += 1;
+        let next_position = game.target(action).unwrap_or(NO_CELL);
+        self.expected = Some((next_position, game.tick() + 1));
+        Ok(Decision { action, planned })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{OutcomeKind, Status};
+
+    fn round(number: usize) -> Config {
+        let path = format!("{}/maps/flag/round-{number:02}.txt", env!("CARGO_MANIFEST_DIR"));
+        Config::parse(&std::fs::read_to_string(path).expect("bundled map")).unwrap()
+    }
+
+    fn play(config: &Config, settings: GaSettings, seed: u64) -> FlagGame {
+        let mut game = FlagGame::new(config, seed);
+        let mut planner = GeneticPlanner::new(config, settings).unwrap();
+        while game.status() == Status::Running {
+            let decision = planner.next_action(&game, &Budget::unlimited()).expect("solved within the cap");
+            game.step(decision.action).expect("the plan is legal");
+        }
+        game
+    }
+
+    #[test]
+    fn fitness_counts_owed_entries_distance_and_void_genes() {
+        let config = Config::parse("start 0 0\n123\n..F").unwrap();
+        let game = FlagGame::new(&config, 0);
+        let settings = GaSettings { chromosome_length: Some(4), ..GaSettings::default() };
+        let problem = MoveStrings::new(&config, game.visits(), game.position(), &settings);
+        let code = |dir: Dir| dir.code();
+        // Owed 2 (the cracked tile), distance 3, no move: 5.
+        assert_eq!(problem.fitness(&Vec::new()), 5);
+        // Up and left are void at the start: owed 2 + distance 3 + 2 voids.
+        assert_eq!(problem.fitness(&vec![code(Dir::Up), code(Dir::Left)]), 7);
+        // r r d: owed 1 (the cracked tile once more), distance 0, no void.
+        assert_eq!(problem.fitness(&vec![code(Dir::Right), code(Dir::Right), code(Dir::Down)]), 1);
+        // r r l u r d: the `u` is void (off the board); the rest wins, so the
+        // void penalty is dropped and the plan leaves the void gene out.
+        let win: Vec<u8> = [Dir::Right, Dir::Right, Dir::Left, Dir::Up, Dir::Right, Dir::Down].map(code).to_vec();
+        assert_eq!(problem.fitness(&win), 0);
+        assert_eq!(super::super::letters(&problem.moves(&win)), "rrlrd");
+        let double = GaSettings { fitness: Fitness::DoubleOwed, void_penalty: 0, ..settings };
+        let problem = MoveStrings::new(&config, game.visits(), game.position(), &double);
+        assert_eq!(problem.fitness(&vec![code(Dir::Up), code(Dir::Left)]), 2 * 2 + 3);
+    }
+
+    #[test]
+    fn default_length_follows_the_write_up() {
+        // Round 12: 22 fragile, 6 cracked, no stone: 22 + 12 + 5 = 39.
+        assert_eq!(default_chromosome_length(&round(12)), 39);
+    }
+
+    #[test]
+    fn solves_small_rounds_within_a_cap_for_several_seeds() {
+        let settings = GaSettings { max_generations: 20_000, ..GaSettings::default() };
+        for number in [1, 2, 3, 4, 5, 6] {
+            let config = round(number);
+            for seed in [1, 2, 3] {
+                let game = play(&config, settings, seed);
+                assert!(
+                    matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won),
+                    "round {number} seed {seed}: {:?}",
+                    game.status()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_plan_on_one_and_two_threads() {
+        let config = round(6);
+        let plan = |threads: usize, parallel: bool| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| {
+                let settings = GaSettings { parallel, ..GaSettings::default() };
+                evolve(&FlagGame::new(&config, 7), &settings, 7, |_| false).unwrap()
+            })
+        };
+        let reference = plan(1, false);
+        assert!(reference.plan.is_some());
+        assert_eq!(plan(1, true), reference);
+        assert_eq!(plan(2, true), reference);
+        assert_ne!(evolve(&FlagGame::new(&config, 8), &GaSettings::default(), 8, |_| false).unwrap(), reference);
+    }
+
+    #[test]
+    fn the_cap_gives_up_with_a_reason() {
+        let config = round(12);
+        let settings = GaSettings { max_generations: 3, ..GaSettings::default() };
+        let mut planner = GeneticPlanner::new(&config, settings).unwrap();
+        let error = planner.next_action(&FlagGame::new(&config, 1), &Budget::unlimited()).unwrap_err();
+        assert!(matches!(&error, PlanError::GaveUp(reason) if reason.contains("within 3 generations")), "{error}");
+        let bad = GaSettings { parents: 50, ..GaSettings::default() };
+        assert!(GeneticPlanner::new(&config, bad).is_err());
+    }
+}

@@ -452,9 +452,17 @@ pub struct FlagGame {
     remaining: u32,
     tick: u32,
     outcome: Option<Outcome>,
+    /// The game's seed. The rules draw nothing from it; planners that draw
+    /// random numbers (the GA) seed themselves from it, so a replay's seed
+    /// names the plan too.
+    seed: u64,
 }
 
 impl FlagGame {
+    /// The seed the game was created with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
     pub fn config(&self) -> &Config {
         &self.config
     }
@@ -500,7 +508,7 @@ impl Game for FlagGame {
     type Action = Dir;
     const NAME: &'static str = "flag";
 
-    fn new(config: &Config, _seed: u64) -> FlagGame {
+    fn new(config: &Config, seed: u64) -> FlagGame {
         let visits = config.initial_visits();
         let remaining = visits.iter().map(|&count| u32::from(count)).sum();
         let mut game = FlagGame {
@@ -510,6 +518,7 @@ impl Game for FlagGame {
             remaining,
             tick: 0,
             outcome: None,
+            seed,
         };
         game.settle();
         game
