@@ -9,8 +9,10 @@ use crate::game::{Game, OutcomeKind};
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
+mod flag;
 mod snake;
 
+pub use flag::{ExactBenchReport, ExactMapReport, GaBenchReport, GaRunReport, bench_flag_exact, bench_flag_ga};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.

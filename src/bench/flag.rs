@@ -1,0 +1,250 @@
+//! `tickbot bench flag`: the GA's generations and time per generation over
+//! seeds, and the exact solver's time per map.
+//!
+//! Generation counts and verdicts depend only on the seeds and maps; the
+//! times depend on the machine (and on what else it runs).
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::ga::GaError;
+use crate::game::Game;
+use crate::game::flag::exact::{ExactSolver, Verdict};
+use crate::game::flag::ga::{GaSettings, evolve};
+use crate::game::flag::{self, FlagGame};
+use crate::plan::{Budget, PlanError, format_params};
+use crate::rng::derive_seed;
+
+/// One GA run of the benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GaRunReport {
+    pub seed: u64,
+    pub solved: bool,
+    pub generations: u64,
+    pub best_fitness: u32,
+    pub plan_len: Option<usize>,
+    pub wall_ms: f64,
+}
+
+/// `tickbot bench flag --planner ga`'s report. The key names are a
+/// documented interface.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GaBenchReport {
+    pub planner: String,
+    pub planner_params: String,
+    pub map: String,
+    pub rules: String,
+    pub runs: usize,
+    pub solved: usize,
+    /// Over the solved runs.
+    pub generations_median: f64,
+    pub generations_p25: f64,
+    pub generations_p75: f64,
+    pub generations_mean: f64,
+    /// Wall time per run, over all runs.
+    pub wall_ms_median: f64,
+    pub wall_ms_p25: f64,
+    pub wall_ms_p75: f64,
+    /// Total run time over total generations bred, in microseconds.
+    pub us_per_generation: f64,
+    pub total_seconds: f64,
+    pub master_seed: u64,
+    pub threads: usize,
+    pub per_run: Vec<GaRunReport>,
+}
+
+/// Runs the GA `n_runs` times on `level` (run `i` seeded with
+/// `derive_seed(master_seed, i)`), spread over `threads` threads.
+pub fn bench_flag_ga(
+    level: &flag::Config,
+    map_name: &str,
+    settings: &GaSettings,
+    n_runs: u64,
+    master_seed: u64,
+    threads: usize,
+) -> Result<GaBenchReport, GaError> {
+    settings.validate()?;
+    let threads = threads.clamp(1, n_runs.max(1) as usize);
+    let started = Instant::now();
+    let per_thread: Vec<Result<Vec<(u64, GaRunReport)>, GaError>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|worker| {
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    for index in (worker as u64..n_runs).step_by(threads) {
+                        let seed = derive_seed(master_seed, index);
+                        let game = FlagGame::new(level, seed);
+                        let run_started = Instant::now();
+                        let run = evolve(&game, settings, seed, |_| false)?;
+                        let wall_ms = run_started.elapsed().as_secs_f64() * 1000.0;
+                        done.push((
+                            index,
+                            GaRunReport {
+                                seed,
+                                solved: run.plan.is_some(),
+                                generations: run.generations,
+                                best_fitness: run.best_fitness,
+                                plan_len: run.plan.as_ref().map(Vec::len),
+                                wall_ms,
+                            },
+                        ));
+                    }
+                    Ok(done)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|worker| worker.join().expect("benchmark thread panicked")).collect()
+    });
+    let total_seconds = started.elapsed().as_secs_f64();
+    let mut indexed = Vec::new();
+    for done in per_thread {
+        indexed.extend(done?);
+    }
+    indexed.sort_by_key(|(index, _)| *index);
+    let per_run: Vec<GaRunReport> = indexed.into_iter().map(|(_, run)| run).collect();
+    let solved_generations: Vec<f64> =
+        per_run.iter().filter(|run| run.solved).map(|run| run.generations as f64).collect();
+    let walls: Vec<f64> = per_run.iter().map(|run| run.wall_ms).collect();
+    let total_generations: u64 = per_run.iter().map(|run| run.generations).sum();
+    let total_wall_ms: f64 = walls.iter().sum();
+    let mean = if solved_generations.is_empty() {
+        0.0
+    } else {
+        solved_generations.iter().sum::<f64>() / solved_generations.len() as f64
+    };
+    Ok(GaBenchReport {
+        planner: "ga".to_string(),
+        planner_params: format_params(&settings.params(level)),
+        map: map_name.to_string(),
+        rules: FlagGame::describe(level),
+        runs: per_run.len(),
+        solved: solved_generations.len(),
+        generations_median: quantile(&solved_generations, 0.5),
+        generations_p25: quantile(&solved_generations, 0.25),
+        generations_p75: quantile(&solved_generations, 0.75),
+        generations_mean: mean,
+        wall_ms_median: quantile(&walls, 0.5),
+        wall_ms_p25: quantile(&walls, 0.25),
+        wall_ms_p75: quantile(&walls, 0.75),
+        us_per_generation: total_wall_ms * 1000.0 / total_generations.max(1) as f64,
+        total_seconds,
+        master_seed,
+        threads,
+        per_run,
+    })
+}
+
+/// One map of the exact benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExactMapReport {
+    pub map: String,
+    pub size: String,
+    pub fragile: usize,
+    pub cracked: usize,
+    pub stones: usize,
+    /// `"solved"` or `"no solution"`.
+    pub verdict: String,
+    pub moves: Option<usize>,
+    pub nodes: u64,
+    pub iterations: u32,
+    pub ms: f64,
+}
+
+/// `tickbot bench flag --planner exact`'s report. The key names are a
+/// documented interface.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExactBenchReport {
+    pub planner: String,
+    pub maps: usize,
+    pub solved: usize,
+    pub no_solution: usize,
+    pub total_ms: f64,
+    pub median_ms: f64,
+    pub max_ms: f64,
+    pub per_map: Vec<ExactMapReport>,
+}
+
+/// Solves each map once from its start, in order, on this thread. The time
+/// of a map includes building the solver's tables.
+pub fn bench_flag_exact(levels: &[(String, flag::Config)]) -> Result<ExactBenchReport, PlanError> {
+    let mut per_map = Vec::with_capacity(levels.len());
+    for (name, level) in levels {
+        let game = FlagGame::new(level, 0);
+        let started = Instant::now();
+        let solver = ExactSolver::new(level);
+        let solution = solver.solve(game.visits(), game.position(), &Budget::unlimited())?;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let (verdict, moves) = match &solution.verdict {
+            Verdict::Solved(moves) => ("solved", Some(moves.len())),
+            Verdict::NoSolution => ("no solution", None),
+        };
+        per_map.push(ExactMapReport {
+            map: name.clone(),
+            size: format!("{}x{}", level.width(), level.height()),
+            fragile: level.count(flag::Tile::Fragile),
+            cracked: level.count(flag::Tile::Cracked),
+            stones: level.count(flag::Tile::Stone),
+            verdict: verdict.to_string(),
+            moves,
+            nodes: solution.nodes,
+            iterations: solution.iterations,
+            ms,
+        });
+    }
+    let times: Vec<f64> = per_map.iter().map(|map| map.ms).collect();
+    Ok(ExactBenchReport {
+        planner: "exact".to_string(),
+        maps: per_map.len(),
+        solved: per_map.iter().filter(|map| map.moves.is_some()).count(),
+        no_solution: per_map.iter().filter(|map| map.moves.is_none()).count(),
+        total_ms: times.iter().sum(),
+        median_ms: quantile(&times, 0.5),
+        max_ms: times.iter().copied().fold(0.0, f64::max),
+        per_map,
+    })
+}
+
+/// The `q` quantile of `values` by linear interpolation between the closest
+/// ranks; 0 for no values.
+fn quantile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let position = q * (sorted.len() - 1) as f64;
+    let low = position.floor() as usize;
+    let high = position.ceil() as usize;
+    sorted[low] + (sorted[high] - sorted[low]) * (position - low as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_interpolate_between_ranks() {
+        assert_eq!(quantile(&[], 0.5), 0.0);
+        assert_eq!(quantile(&[3.0, 1.0, 2.0], 0.5), 2.0);
+        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
+        assert_eq!(quantile(&[4.0, 1.0, 2.0, 3.0, 5.0], 0.25), 2.0);
+    }
+
+    #[test]
+    fn reports_count_what_they_ran() {
+        let level = flag::Config::parse("start 0 0\n1111\n111F").unwrap();
+        let settings = GaSettings { max_generations: 5_000, ..GaSettings::default() };
+        let report = bench_flag_ga(&level, "tiny", &settings, 4, 0, 2).unwrap();
+        assert_eq!((report.runs, report.solved), (4, 4));
+        assert!(report.generations_p25 <= report.generations_median);
+        assert!(report.generations_median <= report.generations_p75);
+        let again = bench_flag_ga(&level, "tiny", &settings, 4, 0, 1).unwrap();
+        let generations = |report: &GaBenchReport| report.per_run.iter().map(|run| run.generations).collect::<Vec<_>>();
+        assert_eq!(generations(&report), generations(&again), "threads must not change the runs");
+        let unsolvable = flag::Config::parse("start 0 0\n11.F").unwrap();
+        let report = bench_flag_exact(&[("a".into(), level), ("b".into(), unsolvable)]).unwrap();
+        assert_eq!((report.maps, report.solved, report.no_solution), (2, 1, 1));
+        assert_eq!(report.per_map[0].moves, Some(8), "8 cells, start and flag on one colour: an even walk");
+    }
+}
