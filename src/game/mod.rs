@@ -5,6 +5,7 @@
 //! subscribers or wall-clock time: a game is a pure function of its
 //! configuration, its seed and the actions it is given.
 
+pub mod slide;
 pub mod snake;
 
 use std::fmt;
@@ -79,7 +80,7 @@ pub trait Game: Clone + Send + 'static {
 pub enum GameSpec {
     Snake(snake::Config),
     Flag(Unreleased),
-    Slide(Unreleased),
+    Slide(slide::Config),
     Pipes(Unreleased),
     Locm(Unreleased),
 }
@@ -102,7 +103,8 @@ impl GameSpec {
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
+            GameSpec::Slide(_) => slide::SlideGame::NAME,
+            GameSpec::Flag(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
                 match *never {}
             }
         }
@@ -111,7 +113,8 @@ impl GameSpec {
     pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
+            GameSpec::Slide(config) => visitor.visit::<slide::SlideGame>(config),
+            GameSpec::Flag(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
                 match *never {}
             }
         }
