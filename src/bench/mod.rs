@@ -9,8 +9,10 @@ use crate::game::{Game, OutcomeKind};
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
+mod slide;
 mod snake;
 
+pub use slide::{SlideBenchError, SlideBenchPlanner, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.
