@@ -191,7 +191,8 @@ pub enum SlidePlanner {
 }
 
 fn parse_partition(text: &str) -> Result<Partition, String> {
-    Partition::parse(text).ok_or_else(|| format!("unknown pattern databases {text:?}: use 4-4, 6-6-3, 5-5-5, 7-8 or 6-6-6-6"))
+    Partition::parse(text)
+        .ok_or_else(|| format!("unknown pattern databases {text:?}: use 4-4, 6-6-3, 5-5-5, 7-8 or 6-6-6-6"))
 }
 
 impl SlideArgs {
@@ -231,7 +232,12 @@ impl SlideArgs {
     fn tables(&self, side: u8) -> anyhow::Result<(Arc<PdbSet>, pdb_cache::CacheReport)> {
         let partition = self.pdb.unwrap_or_else(|| Partition::default_for(side));
         if partition.side() != side {
-            bail!("--pdb {} is for {}×{} boards, the instances are {side}×{side}", partition.name(), partition.side(), partition.side());
+            bail!(
+                "--pdb {} is for {}×{} boards, the instances are {side}×{side}",
+                partition.name(),
+                partition.side(),
+                partition.side()
+            );
         }
         let dir = if self.no_pdb_cache { None } else { self.pdb_dir.clone().or_else(pdb_cache::default_dir) };
         let (tables, report) = pdb_cache::load_or_build(partition, dir.as_deref())?;
@@ -329,7 +335,10 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     }
     let side = cases[0].config.side();
     if cases.iter().any(|case| case.config.side() != side) {
-        return Err(Failure { code: Exit::BadInput, error: anyhow::anyhow!("bench slide: all instances must be one size") });
+        return Err(Failure {
+            code: Exit::BadInput,
+            error: anyhow::anyhow!("bench slide: all instances must be one size"),
+        });
     }
     let (choice, pdb_report) = match args.slide.planner {
         SlidePlanner::Idastar => {
@@ -355,7 +364,12 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
         }
         println!("planner        {} ({})", report.planner, report.planner_params);
         println!("solved         {} of {}", report.solved, report.instances.len());
-        println!("optimal        {} checked, {} longer: {:?}", report.optimal_checked, report.not_optimal.len(), report.not_optimal);
+        println!(
+            "optimal        {} checked, {} longer: {:?}",
+            report.optimal_checked,
+            report.not_optimal.len(),
+            report.not_optimal
+        );
         println!("nodes          {}", report.total_nodes);
         println!("total time     {:.3} s", report.total_seconds);
         if let Some(median) = report.median_generations {
@@ -376,7 +390,8 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
 fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> anyhow::Result<Vec<SlideCase>> {
     let side = args.size.unwrap_or(3);
     let goal = args.goal.goal();
-    let random = Config::try_from(SlideSetup { side, start: Start::Random, goal, max_ticks: None }).context("--size")?;
+    let random =
+        Config::try_from(SlideSetup { side, start: Start::Random, goal, max_ticks: None }).context("--size")?;
     let tables = (side == 3).then(|| Arc::new(PdbSet::build(Partition::P44)));
     let mut cases = Vec::with_capacity(count as usize);
     for index in 0..count {

@@ -104,9 +104,7 @@ impl GameSpec {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
             GameSpec::Slide(_) => slide::SlideGame::NAME,
-            GameSpec::Flag(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Flag(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 
@@ -114,9 +112,7 @@ impl GameSpec {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
             GameSpec::Slide(config) => visitor.visit::<slide::SlideGame>(config),
-            GameSpec::Flag(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Flag(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 }

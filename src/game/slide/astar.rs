@@ -229,6 +229,9 @@ mod tests {
         let canonical = Canonical::new(3, &board, Goal::BlankLast);
         let solution = solve(3, &canonical.board, &Budget::unlimited(), DEFAULT_MAX_NODES).unwrap();
         assert_eq!(solution.moves.len(), 16);
-        assert_eq!(super::super::apply_moves(3, &canonical.board, &solution.moves), Some(goal_board(3, Goal::BlankFirst)));
+        assert_eq!(
+            super::super::apply_moves(3, &canonical.board, &solution.moves),
+            Some(goal_board(3, Goal::BlankFirst))
+        );
     }
 }

@@ -375,11 +375,13 @@ mod tests {
         let config = Config::fixed(3, &[7, 3, 0, 8, 1, 4, 6, 2, 5], Goal::BlankLast).unwrap();
         let board = *config.start().unwrap();
         for seed in [1, 2, 3] {
-            let result = solve(3, &board, Goal::BlankLast, GaSlideParams::default(), seed, &Budget::unlimited()).unwrap();
+            let result =
+                solve(3, &board, Goal::BlankLast, GaSlideParams::default(), seed, &Budget::unlimited()).unwrap();
             let moves = result.moves.clone().expect("solved");
             assert_eq!(apply_moves(3, &board, &moves), Some(goal_board(3, Goal::BlankLast)));
             assert!(moves.len() >= 16);
-            let again = solve(3, &board, Goal::BlankLast, GaSlideParams::default(), seed, &Budget::unlimited()).unwrap();
+            let again =
+                solve(3, &board, Goal::BlankLast, GaSlideParams::default(), seed, &Budget::unlimited()).unwrap();
             assert_eq!(again, result);
         }
     }

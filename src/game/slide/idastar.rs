@@ -296,7 +296,11 @@ mod tests {
     #[test]
     fn solves_the_write_ups_puzzle_in_sixteen_moves() {
         let tables = PdbSet::build(Partition::P44);
-        let start = Canonical::new(3, &[7, 3, 0, 8, 1, 4, 6, 2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], Goal::BlankLast);
+        let start = Canonical::new(
+            3,
+            &[7, 3, 0, 8, 1, 4, 6, 2, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+            Goal::BlankLast,
+        );
         let solution = solve(&tables, &start.board, &Budget::unlimited()).unwrap();
         assert_eq!(solution.moves.len(), 16);
         assert_eq!(apply_moves(3, &start.board, &solution.moves), Some(goal_board(3, Goal::BlankFirst)));

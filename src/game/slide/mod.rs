@@ -504,7 +504,11 @@ pub fn parse_instances(text: &str) -> Result<Vec<Instance>, MapError> {
         };
         let tiles = parse_tiles_at(line_no, board_text)?;
         let side = side_for_cells(tiles.len()).ok_or_else(|| {
-            MapError::at(line_no, 0, format!("expected 9, 16 or 25 numbers (a 3×3, 4×4 or 5×5 board), got {}", tiles.len()))
+            MapError::at(
+                line_no,
+                0,
+                format!("expected 9, 16 or 25 numbers (a 3×3, 4×4 or 5×5 board), got {}", tiles.len()),
+            )
         })?;
         let config = Config::fixed(side, &tiles, goal).map_err(|error| MapError::at(line_no, 0, error.to_string()))?;
         instances.push(Instance { id: instances.len() as u32 + 1, line: line_no, config, optimal });
@@ -698,10 +702,8 @@ mod tests {
     #[test]
     fn the_write_ups_answer_solves_the_inferred_start() {
         // The post's answer in the blank's own directions (instance.json).
-        let moves: Vec<Dir> = "LDDLUURDRDLLURRD"
-            .chars()
-            .map(|ch| *Dir::ALL.iter().find(|dir| dir.letter() == ch).unwrap())
-            .collect();
+        let moves: Vec<Dir> =
+            "LDDLUURDRDLLURRD".chars().map(|ch| *Dir::ALL.iter().find(|dir| dir.letter() == ch).unwrap()).collect();
         let config = Config::fixed(3, &WRITE_UP_INFERRED, Goal::BlankLast).unwrap();
         let mut game = SlideGame::new(&config, 0);
         for (index, &dir) in moves.iter().enumerate() {
@@ -744,13 +746,9 @@ mod tests {
     #[test]
     fn random_boards_are_solvable_permutations_and_follow_the_seed() {
         for side in MIN_SIDE..=MAX_SIDE {
-            let config = Config::try_from(SlideSetup {
-                side,
-                start: Start::Random,
-                goal: Goal::BlankFirst,
-                max_ticks: None,
-            })
-            .unwrap();
+            let config =
+                Config::try_from(SlideSetup { side, start: Start::Random, goal: Goal::BlankFirst, max_ticks: None })
+                    .unwrap();
             let a = SlideGame::new(&config, 11);
             assert_eq!(a.tiles(), SlideGame::new(&config, 11).tiles());
             assert_ne!(a.tiles(), SlideGame::new(&config, 12).tiles());
@@ -766,7 +764,10 @@ mod tests {
         let config = Config::fixed(3, &WRITE_UP_INFERRED, Goal::BlankLast).unwrap();
         let canonical = Canonical::new(3, config.start().unwrap(), Goal::BlankLast);
         assert!(is_solvable(3, &canonical.board, Goal::BlankFirst));
-        assert_eq!(Canonical::new(3, &goal_board(3, Goal::BlankLast), Goal::BlankLast).board, goal_board(3, Goal::BlankFirst));
+        assert_eq!(
+            Canonical::new(3, &goal_board(3, Goal::BlankLast), Goal::BlankLast).board,
+            goal_board(3, Goal::BlankFirst)
+        );
         // The post's answer, turned, solves the canonical board.
         let moves: Vec<Dir> = "LDDLUURDRDLLURRD"
             .chars()
@@ -807,7 +808,12 @@ mod tests {
 
     #[test]
     fn hostile_setups_do_not_validate() {
-        let setup = |side, tiles: Vec<u8>| SlideSetup { side, start: Start::Tiles(tiles), goal: Goal::BlankLast, max_ticks: None };
+        let setup = |side, tiles: Vec<u8>| SlideSetup {
+            side,
+            start: Start::Tiles(tiles),
+            goal: Goal::BlankLast,
+            max_ticks: None,
+        };
         assert!(Config::try_from(setup(2, vec![1, 2, 3, 0])).is_err());
         assert!(Config::try_from(setup(6, (0..36).collect())).is_err());
         assert!(Config::try_from(setup(3, vec![0; 9])).is_err());
@@ -836,7 +842,8 @@ mod tests {
 
     #[test]
     fn the_episode_cap_stalls_the_game() {
-        let config = Config::fixed(3, &[0, 1, 2, 3, 4, 5, 6, 7, 8], Goal::BlankLast).unwrap().with_max_ticks(2).unwrap();
+        let config =
+            Config::fixed(3, &[0, 1, 2, 3, 4, 5, 6, 7, 8], Goal::BlankLast).unwrap().with_max_ticks(2).unwrap();
         let mut game = SlideGame::new(&config, 0);
         game.step(Dir::Right).unwrap();
         game.step(Dir::Left).unwrap();

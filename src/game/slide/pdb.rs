@@ -189,8 +189,7 @@ impl PatternDb {
     /// Builds the table for `tiles` on a `side`×`side` board by breadth-first
     /// search from the goal (see the module docs for the two abstractions).
     pub fn build(side: u8, tiles: &[u8], blank_aware: bool) -> PatternDb {
-        let entries =
-            if blank_aware { build_with_blank(side, tiles) } else { build_without_blank(side, tiles) };
+        let entries = if blank_aware { build_with_blank(side, tiles) } else { build_without_blank(side, tiles) };
         PatternDb { side, tiles: tiles.to_vec(), entries }
     }
 
