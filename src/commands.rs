@@ -59,12 +59,15 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Run(args) => match &args.game {
             Some(RunGame::Snake(snake_args)) => cli::snake::run(&args, snake_args),
+            Some(RunGame::Slide(slide_args)) => cli::slide::run(&args, slide_args),
             None => cli::snake::run(&args, &cli::snake::SnakeArgs::default()),
         },
         Command::Play(PlayGame::Snake(args)) => cli::snake::play(args),
+        Command::Play(PlayGame::Slide(args)) => cli::slide::play(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
         Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
+        Command::Bench(BenchGame::Slide(args)) => cli::slide::bench(args),
     }
 }
 

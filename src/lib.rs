@@ -7,6 +7,7 @@ pub mod bench;
 pub mod ga;
 pub mod game;
 pub mod map;
+pub mod pdb_cache;
 pub mod plan;
 pub mod replay;
 pub mod rng;

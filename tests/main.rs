@@ -4,5 +4,6 @@
 mod cli;
 mod golden;
 mod replay_props;
+mod slide;
 mod support;
 mod tidy;

@@ -10,9 +10,11 @@ use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
 mod flag;
+mod slide;
 mod snake;
 
 pub use flag::{ExactBenchReport, ExactMapReport, GaBenchReport, GaRunReport, bench_flag_exact, bench_flag_ga};
+pub use slide::{SlideBenchError, SlideBenchPlanner, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.

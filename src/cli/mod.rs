@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod slide;
 pub mod snake;
 
+use slide::{BenchSlide, PlaySlide, SlideArgs};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
 
 const EXIT_CODES: &str = "\
@@ -81,12 +83,18 @@ pub struct RunArgs {
 pub enum RunGame {
     /// Snake with the bfs-tail planner.
     Snake(SnakeArgs),
+    /// Sliding puzzle: random solvable starts of --size (default 3×3) from each
+    /// game's seed, or one --tiles start; actions name the direction the blank moves.
+    Slide(SlideArgs),
 }
 
 #[derive(Debug, Subcommand)]
 pub enum PlayGame {
     /// Play one game of Snake.
     Snake(PlaySnake),
+    /// Solve one sliding puzzle (8, 15 or 24 tiles); actions name the direction
+    /// the blank moves.
+    Slide(PlaySlide),
 }
 
 /// The options of `tickbot play` that every game shares.
@@ -136,6 +144,9 @@ pub enum ReplayCommand {
 pub enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
+    /// Solve a file of sliding puzzles in order on one thread; report moves, nodes and
+    /// seconds per instance and check each length against the published optimum.
+    Slide(BenchSlide),
 }
 
 /// Parses `WxH`, e.g. `10x10`.

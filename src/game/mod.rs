@@ -6,6 +6,7 @@
 //! configuration, its seed and the actions it is given.
 
 pub mod flag;
+pub mod slide;
 pub mod snake;
 
 use std::fmt;
@@ -80,7 +81,7 @@ pub trait Game: Clone + Send + 'static {
 pub enum GameSpec {
     Snake(snake::Config),
     Flag(flag::Config),
-    Slide(Unreleased),
+    Slide(slide::Config),
     Pipes(Unreleased),
     Locm(Unreleased),
 }
@@ -104,9 +105,8 @@ impl GameSpec {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
             GameSpec::Flag(_) => flag::FlagGame::NAME,
-            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Slide(_) => slide::SlideGame::NAME,
+            GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 
@@ -114,9 +114,8 @@ impl GameSpec {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
             GameSpec::Flag(config) => visitor.visit::<flag::FlagGame>(config),
-            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Slide(config) => visitor.visit::<slide::SlideGame>(config),
+            GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 }

@@ -1,0 +1,171 @@
+//! `tickbot bench slide`: one planner over a list of instances, in order, on
+//! one thread; every solution is replayed through the rules and its length
+//! checked against the optimum the instance file gives.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::game::slide::astar::AStar;
+use crate::game::slide::ga::{GaPlanner, GaSlideParams};
+use crate::game::slide::idastar::IdaStar;
+use crate::game::slide::pdb::PdbSet;
+use crate::game::slide::{Config, Dir, SlideGame};
+use crate::game::{Game, OutcomeKind, Status};
+use crate::plan::{Budget, PlanError, Planner, format_params};
+
+/// One benchmark instance.
+#[derive(Clone, Debug)]
+pub struct SlideCase {
+    pub id: u32,
+    pub config: Config,
+    /// The known optimal length, if any; a solution of another length is
+    /// reported in `not_optimal`.
+    pub optimal: Option<u32>,
+}
+
+/// The planner to measure.
+#[derive(Clone, Debug)]
+pub enum SlideBenchPlanner {
+    AStar { max_nodes: u64 },
+    IdaStar { tables: Arc<PdbSet> },
+    Ga { params: GaSlideParams },
+}
+
+/// One line of the report. `id`, `moves`, `nodes` and `seconds` are the
+/// documented interface; `moves` is `null` when the planner gave up.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlideInstanceReport {
+    pub id: u32,
+    pub moves: Option<u32>,
+    pub nodes: u64,
+    pub seconds: f64,
+    /// The optimum the instance file gives (or the one computed for random starts).
+    pub optimal: Option<u32>,
+    /// GA only: generations bred over all rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generations: Option<u64>,
+}
+
+/// `tickbot bench slide`'s report. The key names are a documented interface.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SlideBenchReport {
+    pub instances: Vec<SlideInstanceReport>,
+    pub total_seconds: f64,
+    pub solved: u32,
+    pub unsolved: u32,
+    /// Solutions whose length was checked against a known optimum.
+    pub optimal_checked: u32,
+    /// Ids of the solutions longer than the known optimum.
+    pub not_optimal: Vec<u32>,
+    pub total_nodes: u64,
+    pub planner: String,
+    pub planner_params: String,
+    /// GA only: the median of `generations` over solved instances.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_generations: Option<u64>,
+}
+
+/// Why a benchmark could not run to its end.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SlideBenchError {
+    #[error("instance {id}: the planner's solution does not solve the board (ends {status})")]
+    NotASolution { id: u32, status: String },
+}
+
+/// Runs `planner` on every case in order, each with at most `per_instance`
+/// of wall time (unlimited if `None`).
+pub fn bench_slide(
+    cases: &[SlideCase],
+    planner: &SlideBenchPlanner,
+    per_instance: Option<Duration>,
+) -> Result<SlideBenchReport, SlideBenchError> {
+    let (name, params) = match planner {
+        SlideBenchPlanner::AStar { max_nodes } => {
+            let planner = AStar::new(*max_nodes);
+            (planner.name(), planner.params())
+        }
+        SlideBenchPlanner::IdaStar { tables } => {
+            let planner = IdaStar::new(Arc::clone(tables));
+            (planner.name(), planner.params())
+        }
+        SlideBenchPlanner::Ga { params } => {
+            let planner = GaPlanner::new(*params);
+            (planner.name(), planner.params())
+        }
+    };
+    let mut instances = Vec::with_capacity(cases.len());
+    let started = Instant::now();
+    for case in cases {
+        let game = SlideGame::new(&case.config, 0);
+        let budget = Budget::new(per_instance.map(|limit| Instant::now() + limit), None);
+        let case_started = Instant::now();
+        let (moves, nodes, generations) = solve_one(planner, &game, &budget);
+        let seconds = case_started.elapsed().as_secs_f64();
+        if let Some(moves) = &moves {
+            check_solution(case.id, &game, moves)?;
+        }
+        instances.push(SlideInstanceReport {
+            id: case.id,
+            moves: moves.map(|moves| moves.len() as u32),
+            nodes,
+            seconds,
+            optimal: case.optimal,
+            generations,
+        });
+    }
+    let total_seconds = started.elapsed().as_secs_f64();
+    let solved = instances.iter().filter(|line| line.moves.is_some()).count() as u32;
+    let checked: Vec<&SlideInstanceReport> =
+        instances.iter().filter(|line| line.moves.is_some() && line.optimal.is_some()).collect();
+    let not_optimal = checked.iter().filter(|line| line.moves != line.optimal).map(|line| line.id).collect();
+    let mut generations: Vec<u64> =
+        instances.iter().filter(|line| line.moves.is_some()).filter_map(|line| line.generations).collect();
+    generations.sort_unstable();
+    Ok(SlideBenchReport {
+        total_seconds,
+        solved,
+        unsolved: instances.len() as u32 - solved,
+        optimal_checked: checked.len() as u32,
+        not_optimal,
+        total_nodes: instances.iter().map(|line| line.nodes).sum(),
+        planner: name.to_string(),
+        planner_params: format_params(&params),
+        median_generations: generations.get(generations.len().wrapping_sub(1) / 2).copied(),
+        instances,
+    })
+}
+
+/// The planner's solution for `game`, or `None` if it gave up or ran out of
+/// time; with the nodes it expanded (evaluations for the GA).
+fn solve_one(planner: &SlideBenchPlanner, game: &SlideGame, budget: &Budget) -> (Option<Vec<Dir>>, u64, Option<u64>) {
+    let result: Result<(Vec<Dir>, u64), PlanError> = match planner {
+        SlideBenchPlanner::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
+        SlideBenchPlanner::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
+        SlideBenchPlanner::Ga { params } => {
+            return match GaPlanner::new(*params).solve_game(game, budget) {
+                Ok(result) => (result.moves, result.evaluations, Some(result.generations)),
+                Err(_) => (None, 0, None),
+            };
+        }
+    };
+    match result {
+        Ok((moves, nodes)) => (Some(moves), nodes, None),
+        Err(_) => (None, 0, None),
+    }
+}
+
+/// Plays `moves` through the rules: they must end in a won game.
+fn check_solution(id: u32, game: &SlideGame, moves: &[Dir]) -> Result<(), SlideBenchError> {
+    let mut game = game.clone();
+    for &dir in moves {
+        if game.step(dir).is_err() {
+            break;
+        }
+    }
+    match game.status() {
+        Status::Over(outcome) if outcome.kind == OutcomeKind::Won && game.tick() as usize == moves.len() => Ok(()),
+        status => Err(SlideBenchError::NotASolution { id, status: format!("{status:?} after {} ticks", game.tick()) }),
+    }
+}

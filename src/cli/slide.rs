@@ -1,0 +1,419 @@
+//! The sliding puzzle on the command line: its instance and planner flags,
+//! the pattern-database cache, and what `play slide`, `bench slide` and
+//! `run slide` do with them.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use tickbot::bench::{self, SlideBenchPlanner, SlideCase};
+use tickbot::game::Game;
+use tickbot::game::slide::astar::{AStar, DEFAULT_MAX_NODES};
+use tickbot::game::slide::ga::{GaPlanner, GaSlideParams};
+use tickbot::game::slide::idastar::IdaStar;
+use tickbot::game::slide::pdb::{Partition, PdbSet};
+use tickbot::game::slide::{self, Config, Goal, SlideGame, SlideSetup, Start};
+use tickbot::pdb_cache;
+use tickbot::plan::{Budget, Decision, PlanError, Planner};
+use tickbot::rng::derive_seed;
+
+use super::{PlayOptions, RunArgs};
+use crate::commands::{Exit, ExitOnError, Failure, print_json, run_many};
+
+const MOVES_HELP: &str = "\
+Actions name the direction the BLANK moves: `up` swaps the blank with the tile above it.";
+
+#[derive(Debug, Args)]
+#[command(after_help = MOVES_HELP)]
+pub struct PlaySlide {
+    #[command(flatten)]
+    pub slide: SlideArgs,
+    /// Which instance of --instances to play (1-based).
+    #[arg(long, default_value_t = 1, requires = "instances")]
+    pub index: u32,
+    #[command(flatten)]
+    pub options: PlayOptions,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = MOVES_HELP)]
+pub struct BenchSlide {
+    #[command(flatten)]
+    pub slide: SlideArgs,
+    /// Instead of --instances: this many random solvable starts of --size
+    /// (seeds derived from --seed); on 3×3 their optimum is computed too.
+    #[arg(long, value_name = "N", conflicts_with_all = ["instances", "tiles"])]
+    pub random: Option<u32>,
+    /// Master seed of --random starts (and of the ga planner).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Only the first N instances of the file.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Give up on an instance after this long (its `moves` is then null).
+    #[arg(long, value_name = "MS")]
+    pub instance_budget_ms: Option<u64>,
+    /// Print one JSON object: {"instances": [{"id", "moves", "nodes", "seconds", "optimal"}, ...],
+    /// "total_seconds", "solved", "unsolved", "optimal_checked", "not_optimal", "total_nodes",
+    /// "planner", "planner_params", "pdb_build_seconds", "pdb_load_seconds"}.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The puzzle and the planner. Without --tiles or --instances: a random
+/// solvable start of --size (default 3) drawn from the game's seed.
+#[derive(Debug, Args, Default)]
+pub struct SlideArgs {
+    /// One start, row-major, 0 = blank, e.g. "7 3 0 8 1 4 6 2 5".
+    #[arg(long, value_name = "TILES", group = "start")]
+    pub tiles: Option<String>,
+    /// An instance file: one board per line, optional `# optimal N` after it,
+    /// `goal blank-first|blank-last` lines (default blank-last).
+    #[arg(long, value_name = "FILE", group = "start")]
+    pub instances: Option<PathBuf>,
+    /// Board side of random starts: 3, 4 or 5.
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+    /// The goal of --tiles and random starts.
+    #[arg(long, value_enum, default_value_t = GoalArg::BlankLast)]
+    pub goal: GoalArg,
+    /// End the game unsolved after this many moves.
+    #[arg(long, value_name = "TICKS")]
+    pub max_ticks: Option<u32>,
+    /// The planner.
+    #[arg(long, value_enum, default_value_t = SlidePlanner::Idastar)]
+    pub planner: SlidePlanner,
+    /// idastar's pattern databases. Default: 4-4 (3×3), 6-6-3 (4×4), 6-6-6-6 (5×5).
+    /// 7-8 takes minutes and ~4 GB to build the first time.
+    #[arg(long, value_name = "GROUPS", value_parser = parse_partition)]
+    pub pdb: Option<Partition>,
+    /// Where pattern databases are cached. Default: $TICKBOT_PDB_DIR, else
+    /// $XDG_CACHE_HOME/tickbot, else ~/.cache/tickbot.
+    #[arg(long, value_name = "DIR")]
+    pub pdb_dir: Option<PathBuf>,
+    /// Build the pattern databases in memory; read and write no cache.
+    #[arg(long, conflicts_with = "pdb_dir")]
+    pub no_pdb_cache: bool,
+    /// astar: give up after storing this many states.
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
+    pub max_nodes: u64,
+    #[command(flatten)]
+    pub ga: GaArgs,
+}
+
+/// The ga planner's parameters (the write-up's names).
+#[derive(Debug, Args)]
+#[command(next_help_heading = "ga planner")]
+pub struct GaArgs {
+    /// Moves per policy.
+    #[arg(long, default_value_t = GaSlideParams::default().move_count)]
+    pub move_count: usize,
+    /// Policies kept after each generation.
+    #[arg(long, default_value_t = GaSlideParams::default().policy_limit)]
+    pub policy_limit: usize,
+    /// Percent of the best policies crossed each generation.
+    #[arg(long, default_value_t = GaSlideParams::default().hybrid_rate)]
+    pub hybrid_rate: u32,
+    /// Percent chance a policy is mutated each generation.
+    #[arg(long, default_value_t = GaSlideParams::default().mutate_rate)]
+    pub mutate_rate: u32,
+    /// Undo a mutation that makes the value worse.
+    #[arg(long, default_value_t = GaSlideParams::default().better_mutate, action = clap::ArgAction::Set)]
+    pub better_mutate: bool,
+    /// Generations per round, before the best policy becomes the next round's prefix.
+    #[arg(long, default_value_t = GaSlideParams::default().generations_per_round)]
+    pub generations_per_round: u64,
+    /// Rounds before giving up.
+    #[arg(long, default_value_t = GaSlideParams::default().max_rounds)]
+    pub max_rounds: u32,
+}
+
+impl Default for GaArgs {
+    fn default() -> Self {
+        let p = GaSlideParams::default();
+        GaArgs {
+            move_count: p.move_count,
+            policy_limit: p.policy_limit,
+            hybrid_rate: p.hybrid_rate,
+            mutate_rate: p.mutate_rate,
+            better_mutate: p.better_mutate,
+            generations_per_round: p.generations_per_round,
+            max_rounds: p.max_rounds,
+        }
+    }
+}
+
+impl GaArgs {
+    fn params(&self, seed: u64) -> GaSlideParams {
+        GaSlideParams {
+            move_count: self.move_count,
+            policy_limit: self.policy_limit,
+            hybrid_rate: self.hybrid_rate,
+            mutate_rate: self.mutate_rate,
+            better_mutate: self.better_mutate,
+            generations_per_round: self.generations_per_round,
+            max_rounds: self.max_rounds,
+            seed,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum GoalArg {
+    /// 1 2 3 / 4 5 6 / 7 8 _
+    #[default]
+    BlankLast,
+    /// _ 1 2 / 3 4 5 / 6 7 8 (the research instance sets)
+    BlankFirst,
+}
+
+impl GoalArg {
+    fn goal(self) -> Goal {
+        match self {
+            GoalArg::BlankLast => Goal::BlankLast,
+            GoalArg::BlankFirst => Goal::BlankFirst,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum SlidePlanner {
+    /// A* with Manhattan distance plus linear conflicts (optimal; 8-puzzles, easy 15-puzzles).
+    Astar,
+    /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
+    #[default]
+    Idastar,
+    /// The 2020 write-up's genetic algorithm (not optimal).
+    Ga,
+}
+
+fn parse_partition(text: &str) -> Result<Partition, String> {
+    Partition::parse(text)
+        .ok_or_else(|| format!("unknown pattern databases {text:?}: use 4-4, 6-6-3, 5-5-5, 7-8 or 6-6-6-6"))
+}
+
+impl SlideArgs {
+    /// The instances these flags name: the file's, one from --tiles, or one
+    /// random start of --size.
+    fn cases(&self) -> anyhow::Result<Vec<SlideCase>> {
+        let goal = self.goal.goal();
+        let mut cases = if let Some(path) = &self.instances {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let instances = slide::parse_instances(&text).map_err(|error| error.in_file(path))?;
+            instances
+                .into_iter()
+                .map(|instance| SlideCase { id: instance.id, config: instance.config, optimal: instance.optimal })
+                .collect()
+        } else if let Some(text) = &self.tiles {
+            let tiles = slide::parse_tiles(&text.replace(['_', 'X', 'x'], "0"))
+                .map_err(|error| anyhow::anyhow!("--tiles: {}", error.message))?;
+            let Some(side) = slide::side_for_cells(tiles.len()) else {
+                bail!("--tiles: expected 9, 16 or 25 numbers, got {}", tiles.len());
+            };
+            let config = Config::fixed(side, &tiles, goal).with_context(|| format!("--tiles {text:?}"))?;
+            vec![SlideCase { id: 1, config, optimal: None }]
+        } else {
+            let setup = SlideSetup { side: self.size.unwrap_or(3), start: Start::Random, goal, max_ticks: None };
+            vec![SlideCase { id: 1, config: Config::try_from(setup).context("--size")?, optimal: None }]
+        };
+        if let Some(cap) = self.max_ticks {
+            for case in &mut cases {
+                case.config = case.config.clone().with_max_ticks(cap).context("--max-ticks")?;
+            }
+        }
+        Ok(cases)
+    }
+
+    /// The pattern databases for boards of `side`, from the cache or built
+    /// (and then cached). Says on stderr what it did.
+    fn tables(&self, side: u8) -> anyhow::Result<(Arc<PdbSet>, pdb_cache::CacheReport)> {
+        let partition = self.pdb.unwrap_or_else(|| Partition::default_for(side));
+        if partition.side() != side {
+            bail!(
+                "--pdb {} is for {}×{} boards, the instances are {side}×{side}",
+                partition.name(),
+                partition.side(),
+                partition.side()
+            );
+        }
+        let dir = if self.no_pdb_cache { None } else { self.pdb_dir.clone().or_else(pdb_cache::default_dir) };
+        let (tables, report) = pdb_cache::load_or_build(partition, dir.as_deref())?;
+        let place = dir.map_or_else(|| "not cached".to_string(), |dir| format!("cache {}", dir.display()));
+        for path in &report.corrupt {
+            eprintln!("pattern database {} was corrupt: rebuilt", path.display());
+        }
+        eprintln!(
+            "pattern databases {}: {} loaded in {:.3} s, {} built in {:.1} s ({place})",
+            partition.name(),
+            report.loaded,
+            report.load_seconds,
+            report.built,
+            report.build_seconds
+        );
+        Ok((Arc::new(tables), report))
+    }
+
+    fn planner(&self, side: u8, seed: u64) -> anyhow::Result<SlideBenchPlanner> {
+        Ok(match self.planner {
+            SlidePlanner::Astar => SlideBenchPlanner::AStar { max_nodes: self.max_nodes },
+            SlidePlanner::Idastar => SlideBenchPlanner::IdaStar { tables: self.tables(side)?.0 },
+            SlidePlanner::Ga => SlideBenchPlanner::Ga { params: self.ga.params(seed) },
+        })
+    }
+}
+
+/// Any of the three planners behind one type, for the session runner.
+#[derive(Debug)]
+pub enum AnyPlanner {
+    AStar(AStar),
+    IdaStar(IdaStar),
+    Ga(GaPlanner),
+}
+
+impl AnyPlanner {
+    fn new(choice: &SlideBenchPlanner) -> AnyPlanner {
+        match choice {
+            SlideBenchPlanner::AStar { max_nodes } => AnyPlanner::AStar(AStar::new(*max_nodes)),
+            SlideBenchPlanner::IdaStar { tables } => AnyPlanner::IdaStar(IdaStar::new(Arc::clone(tables))),
+            SlideBenchPlanner::Ga { params } => AnyPlanner::Ga(GaPlanner::new(*params)),
+        }
+    }
+
+    fn inner(&mut self) -> &mut dyn Planner<SlideGame> {
+        match self {
+            AnyPlanner::AStar(planner) => planner,
+            AnyPlanner::IdaStar(planner) => planner,
+            AnyPlanner::Ga(planner) => planner,
+        }
+    }
+}
+
+impl Planner<SlideGame> for AnyPlanner {
+    fn name(&self) -> &'static str {
+        match self {
+            AnyPlanner::AStar(planner) => planner.name(),
+            AnyPlanner::IdaStar(planner) => planner.name(),
+            AnyPlanner::Ga(planner) => planner.name(),
+        }
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        match self {
+            AnyPlanner::AStar(planner) => planner.params(),
+            AnyPlanner::IdaStar(planner) => planner.params(),
+            AnyPlanner::Ga(planner) => planner.params(),
+        }
+    }
+
+    fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<slide::Dir>, PlanError> {
+        self.inner().next_action(game, budget)
+    }
+}
+
+pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
+    let cases = args.slide.cases().exit_code(Exit::BadInput)?;
+    let Some(case) = cases.into_iter().find(|case| case.id == args.index) else {
+        return Err(Failure {
+            code: Exit::BadInput,
+            error: anyhow::anyhow!("--index {}: the file has fewer instances", args.index),
+        });
+    };
+    let choice = args.slide.planner(case.config.side(), args.options.seed).exit_code(Exit::Runtime)?;
+    crate::commands::play_one::<SlideGame, _>(Arc::new(case.config), move || AnyPlanner::new(&choice), &args.options)
+}
+
+pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
+    let mut cases = match args.random {
+        Some(count) => random_cases(&args.slide, count, args.seed).exit_code(Exit::BadInput)?,
+        None => args.slide.cases().exit_code(Exit::BadInput)?,
+    };
+    if let Some(limit) = args.limit {
+        cases.truncate(limit);
+    }
+    let side = cases[0].config.side();
+    if cases.iter().any(|case| case.config.side() != side) {
+        return Err(Failure {
+            code: Exit::BadInput,
+            error: anyhow::anyhow!("bench slide: all instances must be one size"),
+        });
+    }
+    let (choice, pdb_report) = match args.slide.planner {
+        SlidePlanner::Idastar => {
+            let (tables, report) = args.slide.tables(side).exit_code(Exit::Runtime)?;
+            (SlideBenchPlanner::IdaStar { tables }, Some(report))
+        }
+        _ => (args.slide.planner(side, args.seed).exit_code(Exit::Runtime)?, None),
+    };
+    let budget = args.instance_budget_ms.map(Duration::from_millis);
+    let report = bench::bench_slide(&cases, &choice, budget).exit_code(Exit::Runtime)?;
+    if args.json {
+        let mut value = serde_json::to_value(&report).exit_code(Exit::Runtime)?;
+        if let (Some(pdb), Some(object)) = (&pdb_report, value.as_object_mut()) {
+            object.insert("pdb_build_seconds".to_string(), pdb.build_seconds.into());
+            object.insert("pdb_load_seconds".to_string(), pdb.load_seconds.into());
+        }
+        print_json(&value)?;
+    } else {
+        for line in &report.instances {
+            let moves = line.moves.map_or_else(|| "-".to_string(), |moves| moves.to_string());
+            let optimal = line.optimal.map_or_else(String::new, |optimal| format!(" (optimal {optimal})"));
+            println!("{:>4}  moves {moves:>4}{optimal}  nodes {:>12}  {:.3} s", line.id, line.nodes, line.seconds);
+        }
+        println!("planner        {} ({})", report.planner, report.planner_params);
+        println!("solved         {} of {}", report.solved, report.instances.len());
+        println!(
+            "optimal        {} checked, {} longer: {:?}",
+            report.optimal_checked,
+            report.not_optimal.len(),
+            report.not_optimal
+        );
+        println!("nodes          {}", report.total_nodes);
+        println!("total time     {:.3} s", report.total_seconds);
+        if let Some(median) = report.median_generations {
+            println!("median gens    {median}");
+        }
+    }
+    if !report.not_optimal.is_empty() && args.slide.planner != SlidePlanner::Ga {
+        return Err(Failure {
+            code: Exit::Runtime,
+            error: anyhow::anyhow!("solutions longer than the published optimum: instances {:?}", report.not_optimal),
+        });
+    }
+    Ok(Exit::Success)
+}
+
+/// `count` random solvable starts of `--size`; on 3×3 each gets its optimum
+/// from idastar, so the GA's lengths can be compared with it.
+fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> anyhow::Result<Vec<SlideCase>> {
+    let side = args.size.unwrap_or(3);
+    let goal = args.goal.goal();
+    let random =
+        Config::try_from(SlideSetup { side, start: Start::Random, goal, max_ticks: None }).context("--size")?;
+    let tables = (side == 3).then(|| Arc::new(PdbSet::build(Partition::P44)));
+    let mut cases = Vec::with_capacity(count as usize);
+    for index in 0..count {
+        let game = SlideGame::new(&random, derive_seed(seed, u64::from(index)));
+        let config = Config::fixed(side, game.tiles(), goal).context("a random start")?;
+        let optimal = match &tables {
+            Some(tables) => {
+                let fixed = SlideGame::new(&config, 0);
+                let (moves, _) = IdaStar::new(Arc::clone(tables)).solve_game(&fixed, &Budget::unlimited())?;
+                Some(moves.len() as u32)
+            }
+            None => None,
+        };
+        cases.push(SlideCase { id: index + 1, config, optimal });
+    }
+    Ok(cases)
+}
+
+pub fn run(run_args: &RunArgs, slide_args: &SlideArgs) -> Result<Exit, Failure> {
+    let cases = slide_args.cases().exit_code(Exit::BadInput)?;
+    let case = cases.into_iter().next().expect("at least one case");
+    let choice = slide_args.planner(case.config.side(), run_args.seed).exit_code(Exit::Runtime)?;
+    let name = AnyPlanner::new(&choice).name();
+    run_many::<SlideGame, _>(run_args, Arc::new(case.config), move || AnyPlanner::new(&choice), name)
+}
