@@ -5,6 +5,7 @@
 //! subscribers or wall-clock time: a game is a pure function of its
 //! configuration, its seed and the actions it is given.
 
+pub mod locm;
 pub mod snake;
 
 use std::fmt;
@@ -81,7 +82,7 @@ pub enum GameSpec {
     Flag(Unreleased),
     Slide(Unreleased),
     Pipes(Unreleased),
-    Locm(Unreleased),
+    Locm(locm::Config),
 }
 
 /// Holds the place of a game whose module has not landed yet, so that every
@@ -102,7 +103,8 @@ impl GameSpec {
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
+            GameSpec::Locm(_) => locm::LocmGame::NAME,
+            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) => {
                 match *never {}
             }
         }
@@ -111,7 +113,8 @@ impl GameSpec {
     pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
+            GameSpec::Locm(config) => visitor.visit::<locm::LocmGame>(config),
+            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) => {
                 match *never {}
             }
         }
