@@ -184,7 +184,11 @@ fn conformance_check_detects_a_missing_quirk_and_a_wrong_seed() {
     let diverged = matches.iter().filter(|recorded| replay_match(&config, recorded, &without_quirk).is_err()).count();
     assert!(diverged > 0, "the display quirk is never visible");
     let mut shifted = parse_match(
-        std::fs::read_to_string(repo_path("tests/data/locm/consistency-dataset-v1.2.txt")).unwrap().lines().next().unwrap(),
+        std::fs::read_to_string(repo_path("tests/data/locm/consistency-dataset-v1.2.txt"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
     );
     shifted.seeds.draft += 1;
     assert!(replay_match(&config, &shifted, &referee_text).is_err());

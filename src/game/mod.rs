@@ -104,9 +104,7 @@ impl GameSpec {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
             GameSpec::Locm(_) => locm::LocmGame::NAME,
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) => {
-                match *never {}
-            }
+            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) => match *never {},
         }
     }
 
@@ -114,9 +112,7 @@ impl GameSpec {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
             GameSpec::Locm(config) => visitor.visit::<locm::LocmGame>(config),
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) => {
-                match *never {}
-            }
+            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) => match *never {},
         }
     }
 }

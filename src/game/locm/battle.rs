@@ -301,9 +301,7 @@ impl Battle {
                     return !guarded;
                 }
                 let mut lane = lane;
-                lane.any(|creature| {
-                    creature.instance == target && (!guarded || creature.keywords.has(Keywords::GUARD))
-                })
+                lane.any(|creature| creature.instance == target && (!guarded || creature.keywords.has(Keywords::GUARD)))
             }
             Move::Use { item, target } => {
                 let Some(index) = me.find_hand(item) else { return false };

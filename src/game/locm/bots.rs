@@ -4,11 +4,11 @@
 //! player's [`View`]; the greedy bot simulates its own actions on the view's
 //! battle, which needs no hidden card (nothing is drawn mid-turn).
 
-use super::{Action, LocmGame};
 use super::baselines::DraftBot;
 use super::battle::{Battle, Move};
 use super::cards::CardTable;
 use super::view::View;
+use super::{Action, LocmGame};
 use crate::game::Game;
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 use crate::rng::{GameRng, derive_seed};
@@ -85,11 +85,9 @@ impl BattleBot {
 
 fn max_attack(battle: &Battle, table: &CardTable, moves: &[Move]) -> Move {
     let me = battle.me();
-    let summon_attack = |instance: u8| {
-        me.find_hand(instance).map_or(-1, |index| i16::from(table.stats(me.hand[index].card).attack))
-    };
-    let creature_attack =
-        |instance: u8| me.find_creature(instance).map_or(-1, |index| me.board[index].attack);
+    let summon_attack =
+        |instance: u8| me.find_hand(instance).map_or(-1, |index| i16::from(table.stats(me.hand[index].card).attack));
+    let creature_attack = |instance: u8| me.find_creature(instance).map_or(-1, |index| me.board[index].attack);
     let mut best: Option<(Move, i16)> = None;
     for &candidate in moves {
         if let Move::Summon { instance, .. } = candidate {

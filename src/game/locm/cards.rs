@@ -145,10 +145,7 @@ impl CardTable {
     /// Validates `cards` (as parsed, or as a replay header carries them).
     pub fn new(cards: Vec<Card>) -> Result<CardTable, MapError> {
         if !(MIN_CARDS..=MAX_CARDS).contains(&cards.len()) {
-            return Err(MapError::whole(format!(
-                "{} cards; a card list needs {MIN_CARDS}..={MAX_CARDS}",
-                cards.len()
-            )));
+            return Err(MapError::whole(format!("{} cards; a card list needs {MIN_CARDS}..={MAX_CARDS}", cards.len())));
         }
         let mut stats = vec![CardStats::default(); cards.len() + 1];
         for (index, card) in cards.iter().enumerate() {
@@ -277,7 +274,10 @@ fn parse_card_line(line: &str, line_no: usize) -> Result<Card, MapError> {
         return Err(MapError::at(
             line_no,
             0,
-            format!("{} fields; expected id ; name ; type ; cost ; attack ; defense ; keywords ; myHealthChange ; opponentHealthChange ; cardDraw ; text", fields.len()),
+            format!(
+                "{} fields; expected id ; name ; type ; cost ; attack ; defense ; keywords ; myHealthChange ; opponentHealthChange ; cardDraw ; text",
+                fields.len()
+            ),
         ));
     }
     let column_of = |field: usize| -> usize {
@@ -293,14 +293,16 @@ fn parse_card_line(line: &str, line_no: usize) -> Result<Card, MapError> {
     };
     let number = |field: usize, what: &str| -> Result<i8, MapError> {
         fields[field].parse::<i8>().map_err(|_| {
-            MapError::at(line_no, column_of(field), format!("{what}: expected a small integer, got {:?}", fields[field]))
+            MapError::at(
+                line_no,
+                column_of(field),
+                format!("{what}: expected a small integer, got {:?}", fields[field]),
+            )
         })
     };
-    let id = fields[0]
-        .parse::<u8>()
-        .ok()
-        .filter(|&id| id >= 1 && usize::from(id) <= MAX_CARDS)
-        .ok_or_else(|| MapError::at(line_no, column_of(0), format!("id: expected 1..={MAX_CARDS}, got {:?}", fields[0])))?;
+    let id = fields[0].parse::<u8>().ok().filter(|&id| id >= 1 && usize::from(id) <= MAX_CARDS).ok_or_else(|| {
+        MapError::at(line_no, column_of(0), format!("id: expected 1..={MAX_CARDS}, got {:?}", fields[0]))
+    })?;
     let kind = CardKind::parse(fields[2]).ok_or_else(|| {
         MapError::at(
             line_no,
@@ -346,7 +348,12 @@ mod tests {
         assert_eq!(table.len(), 160);
         let count = |kind| table.cards().iter().filter(|card| card.kind == kind).count();
         assert_eq!(
-            [count(CardKind::Creature), count(CardKind::GreenItem), count(CardKind::RedItem), count(CardKind::BlueItem)],
+            [
+                count(CardKind::Creature),
+                count(CardKind::GreenItem),
+                count(CardKind::RedItem),
+                count(CardKind::BlueItem)
+            ],
             [116, 24, 12, 8]
         );
         let scuttler = table.card(2);

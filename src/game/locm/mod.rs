@@ -453,9 +453,7 @@ impl Game for LocmGame {
             Action::Pick(index) => u32::from(index),
             Action::Battle(Move::EndTurn) => 3,
             Action::Battle(Move::Summon { instance, lane }) => 1 << 16 | u32::from(instance) << 8 | u32::from(lane),
-            Action::Battle(Move::Attack { attacker, target }) => {
-                2 << 16 | u32::from(attacker) << 8 | u32::from(target)
-            }
+            Action::Battle(Move::Attack { attacker, target }) => 2 << 16 | u32::from(attacker) << 8 | u32::from(target),
             Action::Battle(Move::Use { item, target }) => 3 << 16 | u32::from(item) << 8 | u32::from(target),
         }
     }

@@ -191,7 +191,13 @@ fn creature_line(out: &mut String, table: &CardTable, creature: &Creature, locat
     let _ = writeln!(
         out,
         "{} {} {location} 0 {} {} {} {} {my_health} {opponent_health} {draw} {}",
-        creature.card, creature.instance, stats.cost, creature.attack, creature.defense, creature.keywords, creature.lane
+        creature.card,
+        creature.instance,
+        stats.cost,
+        creature.attack,
+        creature.defense,
+        creature.keywords,
+        creature.lane
     );
 }
 
