@@ -9,8 +9,10 @@ use crate::game::{Game, OutcomeKind};
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
+mod locm;
 mod snake;
 
+pub use locm::{LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.

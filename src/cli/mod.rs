@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod locm;
 pub mod snake;
 
+use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
 
 const EXIT_CODES: &str = "\
@@ -54,6 +56,9 @@ pub enum Command {
     /// Measure a planner over many seeded episodes.
     #[command(subcommand)]
     Bench(BenchGame),
+    /// Play two strategies head to head over many games and report win rates.
+    #[command(subcommand)]
+    Match(MatchGame),
 }
 
 #[derive(Debug, Args)]
@@ -81,12 +86,16 @@ pub struct RunArgs {
 pub enum RunGame {
     /// Snake with the bfs-tail planner.
     Snake(SnakeArgs),
+    /// Legends of Code and Magic 1.2: draft and battle bots for both seats.
+    Locm(LocmSeats),
 }
 
 #[derive(Debug, Subcommand)]
 pub enum PlayGame {
     /// Play one game of Snake.
     Snake(PlaySnake),
+    /// Play one game of Legends of Code and Magic 1.2 (draft and battle).
+    Locm(PlayLocm),
 }
 
 /// The options of `tickbot play` that every game shares.
@@ -136,6 +145,15 @@ pub enum ReplayCommand {
 pub enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
+    /// Full LOCM games (draft + battle) per CPU-second, random and greedy battlers.
+    Locm(BenchLocm),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MatchGame {
+    /// Drafter A against drafter B in LOCM: every draft played twice with the seats
+    /// swapped; wins, win rate with a 95% interval, games per second.
+    Locm(MatchLocm),
 }
 
 /// Parses `WxH`, e.g. `10x10`.
