@@ -106,11 +106,18 @@ pub struct LocmBenchReport {
 
 /// Plays `n_games` random-vs-random and `n_games` greedy-vs-greedy games
 /// (drafts by `draft`) and reports their speed.
-pub fn bench_locm(config: &Config, draft: &DraftBot, n_games: u64, master_seed: u64, threads: usize) -> LocmBenchReport {
+pub fn bench_locm(
+    config: &Config,
+    draft: &DraftBot,
+    n_games: u64,
+    master_seed: u64,
+    threads: usize,
+) -> LocmBenchReport {
     let run = |battle: BattleBot| {
         let make = || LocmBots::new([draft.clone(), draft.clone()], [battle, battle]);
-        let (winners, wall, cpu) =
-            play_indexed(n_games, threads, make, |bots, index| play_game(config, derive_seed(master_seed, index), bots));
+        let (winners, wall, cpu) = play_indexed(n_games, threads, make, |bots, index| {
+            play_game(config, derive_seed(master_seed, index), bots)
+        });
         let wins = winners.iter().filter(|&&winner| winner == 0).count() as u64;
         (n_games as f64 / cpu.max(1e-9), n_games as f64 / wall.max(1e-9), wins)
     };

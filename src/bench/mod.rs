@@ -12,7 +12,9 @@ use crate::rng::derive_seed;
 mod locm;
 mod snake;
 
-pub use locm::{LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match};
+pub use locm::{
+    LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
+};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.

@@ -34,8 +34,8 @@ impl LocmRules {
     pub fn config(&self) -> anyhow::Result<Config> {
         let table = match &self.cards {
             Some(path) => {
-                let text =
-                    std::fs::read_to_string(path).with_context(|| format!("cannot read card list {}", path.display()))?;
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read card list {}", path.display()))?;
                 CardTable::parse(&text).map_err(|error| error.in_file(path))?
             }
             None => CardTable::parse(BUNDLED_CARDLIST).map_err(|error| error.in_file(BUNDLED_CARDLIST_NAME))?,
@@ -62,7 +62,11 @@ pub struct LocmSeats {
 
 impl Default for LocmSeats {
     fn default() -> LocmSeats {
-        LocmSeats { draft: "closetai,icebox".to_string(), battle: "greedy,greedy".to_string(), rules: LocmRules::default() }
+        LocmSeats {
+            draft: "closetai,icebox".to_string(),
+            battle: "greedy,greedy".to_string(),
+            rules: LocmRules::default(),
+        }
     }
 }
 
@@ -186,7 +190,10 @@ pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     if args.json {
         print_json(&report)?;
     } else {
-        println!("match       {} vs {} (battle {}), seed {}", report.draft_a, report.draft_b, report.battle, report.seed);
+        println!(
+            "match       {} vs {} (battle {}), seed {}",
+            report.draft_a, report.draft_b, report.battle, report.seed
+        );
         println!("games       {} ({} drafts, each with seats swapped)", report.games, report.games / 2);
         println!(
             "wins        {} {} ({} as player 0, {} as player 1), {} {}",
@@ -215,7 +222,10 @@ pub fn bench(args: BenchLocm) -> Result<Exit, Failure> {
     if args.json {
         print_json(&report)?;
     } else {
-        println!("games        {} per battle bot, draft {}, seed {}, {} threads", report.games, report.draft, report.seed, report.threads);
+        println!(
+            "games        {} per battle bot, draft {}, seed {}, {} threads",
+            report.games, report.draft, report.seed, report.threads
+        );
         println!(
             "random       {:.0} games per CPU-second ({:.0} per wall second), player 0 won {}",
             report.random_games_per_sec, report.random_games_per_wall_sec, report.random_player0_wins

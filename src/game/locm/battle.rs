@@ -29,6 +29,15 @@ pub const RUNES: u8 = 5;
 /// Instance ids run 1..=60: card i of player p's shuffled deck is 2i+p+1.
 pub const MAX_INSTANCE: usize = 2 * DECK_SIZE;
 
+/// Both players' decks: card ids in drawing order (the shuffled picks).
+/// Kept outside [`Battle`] so that the copies a bot makes per candidate
+/// action stay small; only the start of a turn reads them.
+pub type Decks = [[u8; DECK_SIZE]; 2];
+
+/// Decks of unknown cards, for simulating within a turn (nothing is drawn
+/// mid-turn).
+pub const HIDDEN_DECKS: Decks = [[0; DECK_SIZE]; 2];
+
 /// A creature on the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Creature {
@@ -70,11 +79,9 @@ pub struct Player {
     pub runes: u8,
     pub hand: [HandCard; HAND_LIMIT],
     pub hand_len: u8,
-    /// Cards drawn from the deck so far; the deck is `deck[deck_drawn..]`.
+    /// Cards drawn from the deck so far; the deck is `decks[p][deck_drawn..]`
+    /// (the decks live outside the battle: see [`Decks`]).
     pub deck_drawn: u8,
-    /// Card ids in deck order (the shuffled draft). Zero in a view where the
-    /// deck is hidden.
-    pub deck: [u8; DECK_SIZE],
     /// Creatures in the order they were summoned, both lanes together (the
     /// referee's order, which the input it shows follows).
     pub board: [Creature; BOARD_CAPACITY],
@@ -82,7 +89,7 @@ pub struct Player {
 }
 
 impl Player {
-    fn new(deck: [u8; DECK_SIZE], second: bool) -> Player {
+    fn new(second: bool) -> Player {
         Player {
             health: INITIAL_HEALTH,
             max_mana: i8::from(second),
@@ -94,7 +101,6 @@ impl Player {
             hand: [HandCard::default(); HAND_LIMIT],
             hand_len: 0,
             deck_drawn: 0,
-            deck,
             board: [Creature::default(); BOARD_CAPACITY],
             board_len: 0,
         }
@@ -136,7 +142,7 @@ impl Player {
     /// `Gamer.DrawCards(n, playerTurn)`. An empty deck (or a player past its
     /// turn limit) costs the highest rune, or all health, per draw, and that
     /// is checked before the hand limit: a full hand still pays.
-    fn draw_cards(&mut self, n: u8, player_turn: i16, owner: u8) {
+    fn draw_cards(&mut self, n: u8, player_turn: i16, owner: u8, deck: &[u8; DECK_SIZE]) {
         for _ in 0..n {
             if usize::from(self.deck_drawn) == DECK_SIZE || player_turn >= PLAYER_TURN_LIMIT {
                 if self.runes > 0 {
@@ -152,21 +158,27 @@ impl Player {
             }
             let index = usize::from(self.deck_drawn);
             let instance = (2 * index + usize::from(owner) + 1) as u8;
-            self.hand[usize::from(self.hand_len)] = HandCard { instance, card: self.deck[index] };
+            self.hand[usize::from(self.hand_len)] = HandCard { instance, card: deck[index] };
             self.hand_len += 1;
             self.deck_drawn += 1;
         }
     }
 
+    // Element-wise shifts: these arrays are tiny, and `copy_within` would
+    // call `memmove` on the bots' hottest path.
     fn remove_hand(&mut self, index: usize) {
         let len = usize::from(self.hand_len);
-        self.hand.copy_within(index + 1..len, index);
+        for slot in index..len - 1 {
+            self.hand[slot] = self.hand[slot + 1];
+        }
         self.hand_len -= 1;
     }
 
     fn remove_creature(&mut self, index: usize) {
         let len = usize::from(self.board_len);
-        self.board.copy_within(index + 1..len, index);
+        for slot in index..len - 1 {
+            self.board[slot] = self.board[slot + 1];
+        }
         self.board_len -= 1;
     }
 
@@ -207,13 +219,13 @@ pub struct Battle {
 impl Battle {
     /// The battle after the draft: decks in drawing order, opening hands of
     /// 4 and 5, then the start of player 0's first turn.
-    pub fn start(decks: [[u8; DECK_SIZE]; 2]) -> Battle {
-        let mut players = [Player::new(decks[0], false), Player::new(decks[1], true)];
+    pub fn start(decks: &Decks) -> Battle {
+        let mut players = [Player::new(false), Player::new(true)];
         for (owner, player) in players.iter_mut().enumerate() {
-            player.draw_cards(4 + owner as u8, 0, owner as u8);
+            player.draw_cards(4 + owner as u8, 0, owner as u8, &decks[owner]);
         }
         let mut battle = Battle { players, current: 1, turn: -1, winner: None };
-        battle.advance_turn();
+        battle.advance_turn(decks);
         battle
     }
 
@@ -237,7 +249,7 @@ impl Battle {
     }
 
     /// `AdvanceState()`: ends the current turn and starts the other player's.
-    pub fn advance_turn(&mut self) {
+    pub fn advance_turn(&mut self, decks: &Decks) {
         self.check_winner();
         if self.winner.is_some() {
             return;
@@ -266,7 +278,7 @@ impl Battle {
         for creature in player.board[..usize::from(player.board_len)].iter_mut() {
             creature.can_attack = true;
         }
-        player.draw_cards(player.next_turn_draw, player_turn, self.current);
+        player.draw_cards(player.next_turn_draw, player_turn, self.current, &decks[usize::from(self.current)]);
         player.draw_shown = player.next_turn_draw;
         player.next_turn_draw = 1;
         self.check_winner();
@@ -379,14 +391,15 @@ impl Battle {
     }
 
     /// Plays a legal action (`AdvanceState(action)`, or `AdvanceState()` for
-    /// the end of the turn). The caller has checked legality.
-    pub fn apply(&mut self, action: Move, table: &CardTable) {
+    /// the end of the turn, which draws from `decks`: a bot simulating its
+    /// own turn may pass [`HIDDEN_DECKS`]). The caller has checked legality.
+    pub fn apply(&mut self, action: Move, table: &CardTable, decks: &Decks) {
         match action {
             Move::Summon { instance, lane } => self.summon(instance, lane, table),
             Move::Attack { attacker, target } => self.attack(attacker, target),
             Move::Use { item, target } => self.use_item(item, target, table),
             Move::EndTurn => {
-                self.advance_turn();
+                self.advance_turn(decks);
                 return;
             }
         }
@@ -515,13 +528,10 @@ impl Battle {
         self.players[current].next_turn_draw += item.draw as u8;
     }
 
-    /// The same battle as seen by `viewer`: the other player's hand cards and
-    /// both decks' contents are zeroed (their sizes stay).
+    /// The same battle as seen by `viewer`: the other player's hand cards are
+    /// zeroed (the hand size stays). The decks are not part of a battle.
     pub fn hidden_from(&self, viewer: u8) -> Battle {
         let mut view = *self;
-        for player in view.players.iter_mut() {
-            player.deck = [0; DECK_SIZE];
-        }
         for card in view.players[usize::from(1 - viewer)].hand.iter_mut() {
             card.card = 0;
         }
@@ -549,7 +559,6 @@ impl Battle {
             for card in player.hand() {
                 hasher.bytes(&[card.instance, card.card]);
             }
-            hasher.bytes(&player.deck);
             for creature in player.board() {
                 hasher.bytes(&[creature.instance, creature.card, creature.lane, creature.keywords.0]);
                 hasher.u16(creature.attack as u16);

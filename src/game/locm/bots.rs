@@ -5,7 +5,7 @@
 //! battle, which needs no hidden card (nothing is drawn mid-turn).
 
 use super::baselines::DraftBot;
-use super::battle::{Battle, Move};
+use super::battle::{Battle, HIDDEN_DECKS, Move};
 use super::cards::CardTable;
 use super::view::View;
 use super::{Action, LocmGame};
@@ -68,9 +68,20 @@ impl BattleBot {
                 let me = battle.current;
                 let mut best = Move::EndTurn;
                 let mut best_score = evaluate(battle, me);
+                let mut previous = Move::EndTurn;
                 for &candidate in moves.iter() {
+                    // The evaluation does not look at lanes, and ties keep the
+                    // earlier action: a summon into lane 1 right after the same
+                    // summon into lane 0 can never be chosen, so skip it.
+                    if let (Move::Summon { instance, lane: 1 }, Move::Summon { instance: before, lane: 0 }) =
+                        (candidate, previous)
+                        && instance == before
+                    {
+                        continue;
+                    }
+                    previous = candidate;
                     let mut next = *battle;
-                    next.apply(candidate, table);
+                    next.apply(candidate, table, &HIDDEN_DECKS);
                     let score = evaluate(&next, me);
                     if score > best_score {
                         best = candidate;

@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use self::battle::{Battle, DECK_SIZE, Move};
+use self::battle::{Battle, DECK_SIZE, Decks, Move};
 use self::cards::{BUNDLED_CARDLIST, Card, CardTable};
 use self::java_random::JavaRandom;
 use self::view::{DraftView, Performed, View};
@@ -166,6 +166,8 @@ pub struct LocmGame {
     shuffler: Shuffler,
     /// `Some` once the draft is over.
     battle: Option<Battle>,
+    /// The shuffled decks, once the draft is over.
+    decks: Decks,
     /// What each player did in its latest turn (the opponent sees it).
     performed: [[Performed; MAX_ACTIONS_PER_TURN]; 2],
     n_performed: [u8; 2],
@@ -188,6 +190,7 @@ impl LocmGame {
             n_picks: 0,
             shuffler,
             battle: None,
+            decks: [[0; DECK_SIZE]; 2],
             performed: [[Performed::default(); MAX_ACTIONS_PER_TURN]; 2],
             n_performed: [0; 2],
         }
@@ -269,7 +272,8 @@ impl LocmGame {
                 }
             }
         }
-        self.battle = Some(Battle::start(decks));
+        self.decks = decks;
+        self.battle = Some(Battle::start(&self.decks));
     }
 
     fn illegal(&self, action: Action, reason: &'static str) -> IllegalAction {
@@ -386,7 +390,7 @@ impl Game for LocmGame {
                         self.n_performed[player] += 1;
                     }
                 }
-                battle.apply(action_move, &self.table);
+                battle.apply(action_move, &self.table, &self.decks);
                 if action_move == Move::EndTurn {
                     self.n_performed[usize::from(battle.current)] = 0;
                 }
@@ -434,6 +438,9 @@ impl Game for LocmGame {
             }
         }
         if let Some(battle) = &self.battle {
+            for deck in &self.decks {
+                hasher.bytes(deck);
+            }
             battle.hash_into(hasher);
             for (records, &count) in self.performed.iter().zip(self.n_performed.iter()) {
                 hasher.u8(count);

@@ -7,6 +7,9 @@ use super::cards::{BUNDLED_CARDLIST, CardTable, Keywords};
 use super::*;
 use crate::game::Status;
 
+/// Decks of 30 Beavrats (2/2, no effect).
+const BEAVRATS: battle::Decks = [[3; DECK_SIZE]; 2];
+
 fn table() -> CardTable {
     CardTable::parse(BUNDLED_CARDLIST).unwrap()
 }
@@ -14,7 +17,7 @@ fn table() -> CardTable {
 /// A battle at player 0's first turn, both decks all Beavrats (2/2), with
 /// 12 mana for whoever moves.
 fn battle() -> Battle {
-    let mut battle = Battle::start([[3; DECK_SIZE]; 2]);
+    let mut battle = Battle::start(&BEAVRATS);
     battle.players[0].mana = 12;
     battle.players[1].mana = 12;
     battle
@@ -52,7 +55,7 @@ fn creature(battle: &Battle, player: usize, instance: u8) -> Option<Creature> {
 #[track_caller]
 fn play(battle: &mut Battle, table: &CardTable, action: Move) {
     assert!(battle.is_legal(action, table), "{action:?} should be legal");
-    battle.apply(action, table);
+    battle.apply(action, table, &BEAVRATS);
 }
 
 #[test]
@@ -203,18 +206,18 @@ fn lanes_hold_three_creatures() {
 #[test]
 fn mana_grows_and_the_second_players_bonus_ends_when_spent() {
     let table = table();
-    let mut battle = Battle::start([[3; DECK_SIZE]; 2]);
+    let mut battle = Battle::start(&BEAVRATS);
     assert_eq!((battle.players[0].max_mana, battle.players[0].hand_len), (1, 5));
-    battle.apply(Move::EndTurn, &table);
+    battle.apply(Move::EndTurn, &table, &BEAVRATS);
     assert_eq!((battle.players[1].max_mana, battle.players[1].hand_len), (2, 6));
     // Player 1 spends everything: from its next turn it is level with player 0.
     battle.players[1].mana = 0;
-    battle.apply(Move::EndTurn, &table);
+    battle.apply(Move::EndTurn, &table, &BEAVRATS);
     assert_eq!(battle.players[0].max_mana, 2);
-    battle.apply(Move::EndTurn, &table);
+    battle.apply(Move::EndTurn, &table, &BEAVRATS);
     assert_eq!(battle.players[1].max_mana, 2);
     for _ in 0..40 {
-        battle.apply(Move::EndTurn, &table);
+        battle.apply(Move::EndTurn, &table, &BEAVRATS);
     }
     assert_eq!((battle.players[0].max_mana, battle.players[1].max_mana), (12, 12));
 }
@@ -226,13 +229,13 @@ fn an_empty_deck_costs_a_rune_per_draw_even_with_a_full_hand() {
     battle.players[1].deck_drawn = DECK_SIZE as u8;
     battle.players[1].hand_len = 8;
     battle.players[1].next_turn_draw = 2;
-    battle.apply(Move::EndTurn, &table);
+    battle.apply(Move::EndTurn, &table, &BEAVRATS);
     assert_eq!((battle.players[1].runes, battle.players[1].health), (3, 20));
     // No runes left: health drops to 0 and the player loses at its turn start.
     let mut battle = self::battle();
     battle.players[1].deck_drawn = DECK_SIZE as u8;
     battle.players[1].runes = 0;
-    battle.apply(Move::EndTurn, &table);
+    battle.apply(Move::EndTurn, &table, &BEAVRATS);
     assert_eq!(battle.winner, Some(0));
 }
 
@@ -242,7 +245,7 @@ fn a_full_hand_wastes_the_remaining_draws() {
     let mut battle = battle();
     battle.players[1].hand_len = 7;
     battle.players[1].next_turn_draw = 3;
-    battle.apply(Move::EndTurn, &table);
+    battle.apply(Move::EndTurn, &table, &BEAVRATS);
     assert_eq!((battle.players[1].hand_len, battle.players[1].deck_drawn), (8, 6));
 }
 
@@ -376,7 +379,6 @@ fn the_opponents_hand_and_both_decks_are_hidden_from_the_view() {
     assert!(view.battle.players[0].hand().iter().all(|card| card.card != 0));
     assert_eq!(view.battle.players[1].hand().len(), 6 - 1);
     assert!(view.battle.players[1].hand().iter().all(|card| card.card == 0));
-    assert!(view.battle.players.iter().all(|player| player.deck.iter().all(|&card| card == 0)));
 }
 
 #[test]
@@ -401,4 +403,42 @@ fn java_seeds_follow_the_referees_derivation() {
     let java = Config::bundled().with_randomness(DeckRandomness::Java);
     let game = LocmGame::new(&java, 0);
     assert_eq!(game.triples, LocmGame::with_java_seeds(&java, seeds).triples);
+}
+
+/// The greedy bot skips summons that cannot win a tie; it must choose
+/// exactly what the plain definition chooses.
+#[test]
+fn greedy_matches_the_plain_definition() {
+    use super::baselines::DraftBot;
+    use super::battle::HIDDEN_DECKS;
+    use super::bots::{BattleBot, LocmBots, evaluate};
+    let config = Config::bundled();
+    let plain = |battle: &Battle, table: &CardTable| {
+        let mut moves = Vec::new();
+        battle.legal_moves_without_end(table, &mut moves);
+        let mut best = (Move::EndTurn, evaluate(battle, battle.current));
+        for candidate in moves {
+            let mut next = *battle;
+            next.apply(candidate, table, &HIDDEN_DECKS);
+            let score = evaluate(&next, battle.current);
+            if score > best.1 {
+                best = (candidate, score);
+            }
+        }
+        best.0
+    };
+    let mut compared = 0;
+    for seed in 0..30 {
+        let mut game = LocmGame::new(&config, seed);
+        let mut bots = LocmBots::new([DraftBot::Random, DraftBot::Random], [BattleBot::Greedy; 2]);
+        while game.winner().is_none() {
+            let (action, _) = bots.decide(&game);
+            if let (Action::Battle(chosen), View::Battle(view)) = (action, game.view()) {
+                assert_eq!(chosen, plain(&view.battle, game.table()), "seed {seed} tick {}", game.tick());
+                compared += 1;
+            }
+            game.step(action).unwrap();
+        }
+    }
+    assert!(compared > 300, "{compared}");
 }
