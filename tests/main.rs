@@ -3,6 +3,7 @@
 
 mod cli;
 mod golden;
+mod locm;
 mod replay_props;
 mod slide;
 mod support;

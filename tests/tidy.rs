@@ -114,6 +114,8 @@ const PLANNER_FILES: &[&str] = &[
     "src/game/slide/idastar.rs",
     "src/game/slide/ga.rs",
     "src/game/slide/pdb.rs",
+    "src/game/locm/baselines.rs",
+    "src/game/locm/bots.rs",
 ];
 
 /// The binary's files: everything else is the library.

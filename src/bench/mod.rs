@@ -10,10 +10,14 @@ use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
 mod flag;
+mod locm;
 mod slide;
 mod snake;
 
 pub use flag::{ExactBenchReport, ExactMapReport, GaBenchReport, GaRunReport, bench_flag_exact, bench_flag_ga};
+pub use locm::{
+    LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
+};
 pub use slide::{SlideBenchError, SlideBenchPlanner, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
 pub use snake::{SnakeBenchReport, bench_snake};
 

@@ -6,9 +6,11 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod locm;
 pub mod slide;
 pub mod snake;
 
+use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
 use slide::{BenchSlide, PlaySlide, SlideArgs};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
 
@@ -56,6 +58,9 @@ pub enum Command {
     /// Measure a planner over many seeded episodes.
     #[command(subcommand)]
     Bench(BenchGame),
+    /// Play two strategies head to head over many games and report win rates.
+    #[command(subcommand)]
+    Match(MatchGame),
 }
 
 #[derive(Debug, Args)]
@@ -86,6 +91,8 @@ pub enum RunGame {
     /// Sliding puzzle: random solvable starts of --size (default 3×3) from each
     /// game's seed, or one --tiles start; actions name the direction the blank moves.
     Slide(SlideArgs),
+    /// Legends of Code and Magic 1.2: draft and battle bots for both seats.
+    Locm(LocmSeats),
 }
 
 #[derive(Debug, Subcommand)]
@@ -95,6 +102,8 @@ pub enum PlayGame {
     /// Solve one sliding puzzle (8, 15 or 24 tiles); actions name the direction
     /// the blank moves.
     Slide(PlaySlide),
+    /// Play one game of Legends of Code and Magic 1.2 (draft and battle).
+    Locm(PlayLocm),
 }
 
 /// The options of `tickbot play` that every game shares.
@@ -147,6 +156,15 @@ pub enum BenchGame {
     /// Solve a file of sliding puzzles in order on one thread; report moves, nodes and
     /// seconds per instance and check each length against the published optimum.
     Slide(BenchSlide),
+    /// Full LOCM games (draft + battle) per CPU-second, random and greedy battlers.
+    Locm(BenchLocm),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MatchGame {
+    /// Drafter A against drafter B in LOCM: every draft played twice with the seats
+    /// swapped; wins, win rate with a 95% interval, games per second.
+    Locm(MatchLocm),
 }
 
 /// Parses `WxH`, e.g. `10x10`.

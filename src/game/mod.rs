@@ -6,6 +6,7 @@
 //! configuration, its seed and the actions it is given.
 
 pub mod flag;
+pub mod locm;
 pub mod slide;
 pub mod snake;
 
@@ -83,7 +84,7 @@ pub enum GameSpec {
     Flag(flag::Config),
     Slide(slide::Config),
     Pipes(Unreleased),
-    Locm(Unreleased),
+    Locm(locm::Config),
 }
 
 /// Holds the place of a game whose module has not landed yet, so that every
@@ -106,7 +107,8 @@ impl GameSpec {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
             GameSpec::Flag(_) => flag::FlagGame::NAME,
             GameSpec::Slide(_) => slide::SlideGame::NAME,
-            GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
+            GameSpec::Locm(_) => locm::LocmGame::NAME,
+            GameSpec::Pipes(never) => match *never {},
         }
     }
 
@@ -115,7 +117,8 @@ impl GameSpec {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
             GameSpec::Flag(config) => visitor.visit::<flag::FlagGame>(config),
             GameSpec::Slide(config) => visitor.visit::<slide::SlideGame>(config),
-            GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
+            GameSpec::Locm(config) => visitor.visit::<locm::LocmGame>(config),
+            GameSpec::Pipes(never) => match *never {},
         }
     }
 }

@@ -1,0 +1,239 @@
+//! LOCM on the command line: the card list, seeding mode and bot flags, and
+//! what `play locm`, `run locm`, `match locm` and `bench locm` do with them.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::{Context, anyhow, bail};
+use clap::Args;
+
+use tickbot::bench;
+use tickbot::game::locm::baselines::{DraftBot, Genome};
+use tickbot::game::locm::bots::{BattleBot, LocmBots};
+use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
+use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
+
+use super::{PlayOptions, RunArgs};
+use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
+
+const BUNDLED_CARDLIST_NAME: &str = "maps/locm/cardlist.txt (bundled)";
+
+/// The card list and where the draft's randomness comes from.
+#[derive(Debug, Args, Default)]
+pub struct LocmRules {
+    /// A card list in the referee's format. Default: the bundled LOCM 1.2 list.
+    #[arg(long, value_name = "FILE")]
+    pub cards: Option<PathBuf>,
+    /// Draw the draft and shuffle the decks with the reference referee's
+    /// java.util.Random seeded as the referee seeds it, instead of our own stream.
+    #[arg(long)]
+    pub java_seeding: bool,
+}
+
+impl LocmRules {
+    pub fn config(&self) -> anyhow::Result<Config> {
+        let table = match &self.cards {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read card list {}", path.display()))?;
+                CardTable::parse(&text).map_err(|error| error.in_file(path))?
+            }
+            None => CardTable::parse(BUNDLED_CARDLIST).map_err(|error| error.in_file(BUNDLED_CARDLIST_NAME))?,
+        };
+        let randomness = if self.java_seeding { DeckRandomness::Java } else { DeckRandomness::ChaCha };
+        Ok(Config::new(table, randomness))
+    }
+}
+
+/// Both seats' bots.
+#[derive(Debug, Args)]
+pub struct LocmSeats {
+    /// Player 0's and player 1's draft bots: random, max-attack, closetai, icebox,
+    /// coac, chad, or genome:FILE (one priority per card, highest of the three is picked).
+    #[arg(long, value_name = "A,B", default_value = "closetai,icebox")]
+    pub draft: String,
+    /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
+    /// (one name for both seats).
+    #[arg(long, value_name = "A,B", default_value = "greedy,greedy")]
+    pub battle: String,
+    #[command(flatten)]
+    pub rules: LocmRules,
+}
+
+impl Default for LocmSeats {
+    fn default() -> LocmSeats {
+        LocmSeats {
+            draft: "closetai,icebox".to_string(),
+            battle: "greedy,greedy".to_string(),
+            rules: LocmRules::default(),
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct PlayLocm {
+    #[command(flatten)]
+    pub seats: LocmSeats,
+    #[command(flatten)]
+    pub options: PlayOptions,
+}
+
+#[derive(Debug, Args)]
+pub struct MatchLocm {
+    /// Drafter A and drafter B (names as for `play locm --draft`).
+    #[arg(long, value_name = "A,B")]
+    pub draft: String,
+    /// The battle bot of both seats, or one per seat as A,B.
+    #[arg(long, value_name = "BOT", default_value = "greedy")]
+    pub battle: String,
+    /// Games in all (rounded up to an even number: each draft is played twice,
+    /// seats swapped).
+    #[arg(long, default_value_t = 10_000)]
+    pub games: u64,
+    /// Master seed; draft k plays with a seed derived from (seed, k).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Threads. Default: the number of cores. Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub rules: LocmRules,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchLocm {
+    /// Games per battle bot (random, then greedy).
+    #[arg(long, default_value_t = 20_000)]
+    pub games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// The draft bot of both seats.
+    #[arg(long, default_value = "random")]
+    pub draft: String,
+    /// Threads. Default: the number of cores.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object (keys: random_games_per_sec, greedy_games_per_sec,
+    /// threads, ...); the per-second figures are per CPU-second of one core.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub rules: LocmRules,
+}
+
+/// A draft bot by name, or `genome:FILE`.
+fn draft_bot(name: &str, n_cards: usize) -> anyhow::Result<DraftBot> {
+    if let Some(path) = name.strip_prefix("genome:") {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read genome {path}"))?;
+        let genome = Genome::parse(&text, n_cards).map_err(|error| error.in_file(path))?;
+        return Ok(DraftBot::Genome(Arc::new(genome)));
+    }
+    DraftBot::from_name(name).ok_or_else(|| {
+        anyhow!("unknown draft bot {name:?}: use random, max-attack, closetai, icebox, coac, chad or genome:FILE")
+    })
+}
+
+fn battle_bot(name: &str) -> anyhow::Result<BattleBot> {
+    BattleBot::from_name(name)
+        .ok_or_else(|| anyhow!("unknown battle bot {name:?}: use random, pass, max-attack or greedy"))
+}
+
+/// `A,B` as two names; a single name stands for both seats when `one_for_both`.
+fn pair(text: &str, flag: &str, one_for_both: bool) -> anyhow::Result<[String; 2]> {
+    let names: Vec<&str> = text.split(',').map(str::trim).collect();
+    match names[..] {
+        [a, b] => Ok([a.to_string(), b.to_string()]),
+        [a] if one_for_both => Ok([a.to_string(), a.to_string()]),
+        _ => bail!("{flag}: expected two names separated by a comma, got {text:?}"),
+    }
+}
+
+impl LocmSeats {
+    fn bots(&self, n_cards: usize) -> anyhow::Result<LocmBots> {
+        let [draft0, draft1] = pair(&self.draft, "--draft", true)?;
+        let [battle0, battle1] = pair(&self.battle, "--battle", true)?;
+        Ok(LocmBots::new(
+            [draft_bot(&draft0, n_cards)?, draft_bot(&draft1, n_cards)?],
+            [battle_bot(&battle0)?, battle_bot(&battle1)?],
+        ))
+    }
+}
+
+pub fn play(args: PlayLocm) -> Result<Exit, Failure> {
+    let config = Arc::new(args.seats.rules.config().exit_code(Exit::BadInput)?);
+    let bots = args.seats.bots(config.table().len()).exit_code(Exit::BadInput)?;
+    play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
+}
+
+pub fn run(run_args: &RunArgs, seats: &LocmSeats) -> Result<Exit, Failure> {
+    let config = Arc::new(seats.rules.config().exit_code(Exit::BadInput)?);
+    let bots = seats.bots(config.table().len()).exit_code(Exit::BadInput)?;
+    let name = format!("draft {} battle {}", seats.draft, seats.battle);
+    run_many::<LocmGame, _>(run_args, config, move || bots.clone(), &name)
+}
+
+pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
+    let config = args.rules.config().exit_code(Exit::BadInput)?;
+    let n_cards = config.table().len();
+    let [a, b] = pair(&args.draft, "--draft", false).exit_code(Exit::BadInput)?;
+    let draft_a = draft_bot(&a, n_cards).exit_code(Exit::BadInput)?;
+    let draft_b = draft_bot(&b, n_cards).exit_code(Exit::BadInput)?;
+    let [battle0, battle1] = pair(&args.battle, "--battle", true).exit_code(Exit::BadInput)?;
+    let battle = [battle_bot(&battle0).exit_code(Exit::BadInput)?, battle_bot(&battle1).exit_code(Exit::BadInput)?];
+    let threads = args.threads.unwrap_or_else(default_parallelism);
+    let n_pairs = args.games.div_ceil(2);
+    let report = bench::play_locm_match(&config, &draft_a, &draft_b, battle, n_pairs, args.seed, threads);
+    if args.json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "match       {} vs {} (battle {}), seed {}",
+            report.draft_a, report.draft_b, report.battle, report.seed
+        );
+        println!("games       {} ({} drafts, each with seats swapped)", report.games, report.games / 2);
+        println!(
+            "wins        {} {} ({} as player 0, {} as player 1), {} {}",
+            report.draft_a, report.wins_a, report.wins_a_first, report.wins_a_second, report.draft_b, report.wins_b
+        );
+        println!(
+            "win rate    {:.2}% for {} (95% interval {:.2}%..{:.2}%)",
+            report.win_rate_a * 100.0,
+            report.draft_a,
+            report.ci95_low * 100.0,
+            report.ci95_high * 100.0
+        );
+        println!(
+            "speed       {:.0} games/s on {} threads ({:.0} per CPU-second)",
+            report.games_per_sec, report.threads, report.games_per_cpu_sec
+        );
+    }
+    Ok(Exit::Success)
+}
+
+pub fn bench(args: BenchLocm) -> Result<Exit, Failure> {
+    let config = args.rules.config().exit_code(Exit::BadInput)?;
+    let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
+    let threads = args.threads.unwrap_or_else(default_parallelism);
+    let report = bench::bench_locm(&config, &draft, args.games, args.seed, threads);
+    if args.json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "games        {} per battle bot, draft {}, seed {}, {} threads",
+            report.games, report.draft, report.seed, report.threads
+        );
+        println!(
+            "random       {:.0} games per CPU-second ({:.0} per wall second), player 0 won {}",
+            report.random_games_per_sec, report.random_games_per_wall_sec, report.random_player0_wins
+        );
+        println!(
+            "greedy       {:.0} games per CPU-second ({:.0} per wall second), player 0 won {}",
+            report.greedy_games_per_sec, report.greedy_games_per_wall_sec, report.greedy_player0_wins
+        );
+    }
+    Ok(Exit::Success)
+}

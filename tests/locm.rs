@@ -1,0 +1,195 @@
+//! LOCM end to end: the 100 matches recorded from the reference Java referee
+//! (`tests/data/locm/`, see its SOURCE.md) replayed through our engine in
+//! Java seeding mode, comparing at every turn the input our engine would send
+//! each player with the recorded one; and the command line (play, record,
+//! verify, match, bench).
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+use tickbot::game::locm::battle::Move;
+use tickbot::game::locm::view::View;
+use tickbot::game::locm::{Action, Config, DeckRandomness, JavaSeeds, LocmGame};
+use tickbot::game::{Game, Status};
+
+use crate::support::repo_path;
+
+/// One recorded match: the seeds, each turn's (player, input, output) in
+/// play order, and the winner.
+struct RecordedMatch {
+    seeds: JavaSeeds,
+    turns: Vec<(u8, String, String)>,
+    winner: u8,
+}
+
+fn parse_match(line: &str) -> RecordedMatch {
+    let end = line.rfind('}').expect("a JSON object");
+    let json: serde_json::Value = serde_json::from_str(&line[..=end]).expect("valid JSON");
+    let tail: Vec<&str> = line[end + 1..].split_whitespace().collect();
+    let winner = if tail[0] == "1" { 0 } else { 1 };
+    let seed = |name: &str| -> i64 {
+        tail.iter()
+            .find_map(|word| word.strip_prefix(name).and_then(|rest| rest.strip_prefix('=')))
+            .expect("seed present")
+            .parse()
+            .expect("numeric seed")
+    };
+    let seeds = JavaSeeds {
+        draft: seed("draftChoicesSeed"),
+        shuffle: [seed("shufflePlayer0Seed"), seed("shufflePlayer1Seed")],
+    };
+    let frames = json["errors"]["0"].as_array().expect("frames").len();
+    let mut turns = Vec::new();
+    for frame in 0..frames {
+        for player in 0..2u8 {
+            let key = player.to_string();
+            if let Some(input) = json["errors"][&key][frame].as_str() {
+                let output = json["outputs"][&key][frame].as_str().unwrap_or("").to_string();
+                turns.push((player, input.to_string(), output));
+            }
+        }
+    }
+    RecordedMatch { seeds, turns, winner }
+}
+
+fn normalise(text: &str) -> Vec<&str> {
+    text.lines().map(str::trim_end).filter(|line| !line.is_empty()).collect()
+}
+
+/// Parses one referee command as the Java referee does; `None` for text it
+/// would reject outright (none occurs in the dataset).
+fn parse_command(text: &str) -> Option<Action> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let number = |index: usize| words.get(index).and_then(|word| word.parse::<i64>().ok());
+    let target = |value: i64| if value == -1 { Some(0) } else { u8::try_from(value).ok().filter(|&id| id > 0) };
+    match *words.first()? {
+        "PICK" => Some(Action::Pick(u8::try_from(number(1)?).ok()?)),
+        "PASS" => None,
+        "SUMMON" => Some(Action::Battle(Move::Summon {
+            instance: u8::try_from(number(1)?).ok()?,
+            lane: u8::try_from(number(2)?).ok()?,
+        })),
+        "ATTACK" => {
+            Some(Action::Battle(Move::Attack { attacker: u8::try_from(number(1)?).ok()?, target: target(number(2)?)? }))
+        }
+        "USE" => Some(Action::Battle(Move::Use { item: u8::try_from(number(1)?).ok()?, target: target(number(2)?)? })),
+        _ => None,
+    }
+}
+
+/// Replays a match; `Err` describes the first difference. `show` turns the
+/// engine's view into the text compared with the recording (the tests
+/// mutate it to prove the comparison can fail).
+fn replay_match(
+    config: &Config,
+    recorded: &RecordedMatch,
+    show: &dyn Fn(&View, &LocmGame) -> String,
+) -> Result<(usize, usize), String> {
+    let mut game = LocmGame::with_java_seeds(config, recorded.seeds);
+    let mut n_actions = 0;
+    for (turn_index, (player, input, output)) in recorded.turns.iter().enumerate() {
+        if game.status() != Status::Running {
+            return Err(format!("turn {turn_index}: the game is already over"));
+        }
+        if game.player_to_move() != *player {
+            return Err(format!("turn {turn_index}: player {} to move, recording has {player}", game.player_to_move()));
+        }
+        let ours = show(&game.view(), &game);
+        if normalise(&ours) != normalise(input) {
+            return Err(format!("turn {turn_index} (player {player}):\nours:\n{ours}\nrecorded:\n{input}"));
+        }
+        if matches!(game.view(), View::Draft(_)) {
+            let Some(action @ Action::Pick(_)) = parse_command(output.trim()) else {
+                return Err(format!("turn {turn_index}: unexpected draft output {output:?}"));
+            };
+            game.step(action).map_err(|error| error.to_string())?;
+            continue;
+        }
+        for command in output.split(';') {
+            let Some(action) = parse_command(command) else { continue };
+            // The referee skips an action that is not legal now.
+            if game.step(action).is_ok() {
+                n_actions += 1;
+            }
+            if game.status() != Status::Running {
+                break;
+            }
+        }
+        if game.status() == Status::Running {
+            game.step(Action::Battle(Move::EndTurn)).map_err(|error| error.to_string())?;
+        }
+    }
+    match game.winner() {
+        Some(winner) if winner == recorded.winner => Ok((recorded.turns.len(), n_actions)),
+        other => Err(format!("winner {other:?}, recording has {}", recorded.winner)),
+    }
+}
+
+fn dataset() -> Vec<RecordedMatch> {
+    let text = std::fs::read_to_string(repo_path("tests/data/locm/consistency-dataset-v1.2.txt")).expect("dataset");
+    text.lines().filter(|line| !line.trim().is_empty()).map(parse_match).collect()
+}
+
+fn java_config() -> Config {
+    Config::bundled().with_randomness(DeckRandomness::Java)
+}
+
+fn referee_text(view: &View, game: &LocmGame) -> String {
+    view.referee_input(game.table())
+}
+
+#[test]
+fn all_100_reference_matches_reproduce() {
+    let config = java_config();
+    let matches = dataset();
+    assert_eq!(matches.len(), 100);
+    let mut failures = Vec::new();
+    let mut total_turns = 0;
+    let mut total_actions = 0;
+    for (index, recorded) in matches.iter().enumerate() {
+        match replay_match(&config, recorded, &referee_text) {
+            Ok((turns, actions)) => {
+                total_turns += turns;
+                total_actions += actions;
+            }
+            Err(error) => failures.push(format!("match {index}: {error}")),
+        }
+    }
+    assert!(failures.is_empty(), "{} of 100 diverged; first:\n{}", failures.len(), failures[0]);
+    // Every match has 60 draft turns and a real battle.
+    assert!(total_turns > 100 * 70, "{total_turns} turns");
+    assert!(total_actions > 100 * 20, "{total_actions} actions");
+}
+
+/// The comparison can fail: showing every creature's card effects (that is,
+/// without the referee's display quirk) or starting the draft from another
+/// seed makes recorded matches diverge.
+#[test]
+fn conformance_check_detects_a_missing_quirk_and_a_wrong_seed() {
+    let config = java_config();
+    let matches = dataset();
+    let without_quirk = |view: &View, game: &LocmGame| {
+        let mut view = *view;
+        if let View::Battle(battle_view) = &mut view {
+            for player in battle_view.battle.players.iter_mut() {
+                for creature in player.board.iter_mut() {
+                    creature.effects_hidden = false;
+                }
+            }
+        }
+        view.referee_input(game.table())
+    };
+    let diverged = matches.iter().filter(|recorded| replay_match(&config, recorded, &without_quirk).is_err()).count();
+    assert!(diverged > 0, "the display quirk is never visible");
+    let mut shifted = parse_match(
+        std::fs::read_to_string(repo_path("tests/data/locm/consistency-dataset-v1.2.txt"))
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    );
+    shifted.seeds.draft += 1;
+    assert!(replay_match(&config, &shifted, &referee_text).is_err());
+}
