@@ -5,6 +5,7 @@
 //! subscribers or wall-clock time: a game is a pure function of its
 //! configuration, its seed and the actions it is given.
 
+pub mod pipes;
 pub mod snake;
 
 use std::fmt;
@@ -80,7 +81,7 @@ pub enum GameSpec {
     Snake(snake::Config),
     Flag(Unreleased),
     Slide(Unreleased),
-    Pipes(Unreleased),
+    Pipes(pipes::Config),
     Locm(Unreleased),
 }
 
@@ -102,18 +103,16 @@ impl GameSpec {
     pub fn name(&self) -> &'static str {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Pipes(_) => pipes::PipesGame::NAME,
+            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 
     pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
-            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Pipes(config) => visitor.visit::<pipes::PipesGame>(config),
+            GameSpec::Flag(never) | GameSpec::Slide(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 }
