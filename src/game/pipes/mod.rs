@@ -13,6 +13,10 @@
 //! (constraint propagation and backtracking), `dfs` and `astar` (the
 //! write-up's searches, on boards of at most 64 tiles), and the generator.
 
+pub mod astar;
+pub mod dfs;
+pub mod generate;
+pub mod small;
 pub mod solve;
 
 use std::fmt;

@@ -22,7 +22,7 @@
 //!
 //! The solver never sees a reference solution: only the tiles as dealt.
 
-use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, opposite, rotate_by};
+use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, rotate_by};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 
 const UNKNOWN: u8 = 0;
@@ -135,6 +135,7 @@ pub struct Solver {
     queued: Vec<bool>,
     choices: Vec<Choice>,
     solution: Vec<u8>,
+    last_solution: Vec<u8>,
     revisions: u64,
 }
 
@@ -175,6 +176,7 @@ impl Solver {
             queued: vec![false; n],
             choices: Vec::new(),
             solution: vec![0; n],
+            last_solution: vec![0; n],
             revisions: 0,
         }
     }
@@ -187,6 +189,12 @@ impl Solver {
     /// each tile's mask.
     pub fn solution(&self) -> &[u8] {
         &self.solution
+    }
+
+    /// The last solution found by the last [`Solver::run`]: with two found,
+    /// the second one.
+    pub fn last_solution(&self) -> &[u8] {
+        &self.last_solution
     }
 
     /// Searches the orientations of `tiles` (the board as dealt, with the
@@ -213,11 +221,12 @@ impl Solver {
                 match self.branch_tile() {
                     None => {
                         report.solutions += 1;
+                        for tile in 0..self.base.len() {
+                            let turns = self.domain[tile].trailing_zeros() as usize;
+                            self.last_solution[tile] = ROTATIONS[usize::from(self.base[tile])][turns];
+                        }
                         if report.solutions == 1 {
-                            for tile in 0..self.base.len() {
-                                let turns = self.domain[tile].trailing_zeros() as usize;
-                                self.solution[tile] = ROTATIONS[usize::from(self.base[tile])][turns];
-                            }
+                            self.solution.copy_from_slice(&self.last_solution);
                         }
                         if report.solutions >= max_solutions {
                             break;
@@ -474,13 +483,6 @@ impl Solver {
     }
 }
 
-/// Whether two tiles `a`, `b` touch across the edge from `a` in `dir`: a
-/// helper for tests that build boards by hand.
-#[cfg(test)]
-fn joined(grid: Grid, tiles: &[u8], a: usize, dir: usize) -> bool {
-    grid.neighbour(a, dir).is_some_and(|b| tiles[a] & DIR_BITS[dir] != 0 && tiles[b] & DIR_BITS[opposite(dir)] != 0)
-}
-
 /// The `solve` planner: solves the board on its first call and plays the
 /// plan, at most one move per tile (the shortest turn to its orientation in
 /// the solution found).
@@ -537,7 +539,12 @@ impl Planner<PipesGame> for Solve {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pipes::find_flaw;
+    use crate::game::pipes::{find_flaw, opposite};
+
+    /// Whether tile `a` and its neighbour in `dir` have pipes to each other.
+    fn joined(grid: Grid, tiles: &[u8], a: usize, dir: usize) -> bool {
+        grid.neighbour(a, dir).is_some_and(|b| tiles[a] & DIR_BITS[dir] != 0 && tiles[b] & DIR_BITS[opposite(dir)] != 0)
+    }
 
     fn solve(grid: Grid, tiles: &[u8], limit: u32) -> (SolveReport, Vec<u8>) {
         let mut solver = Solver::new(grid);
