@@ -114,6 +114,9 @@ const PLANNER_FILES: &[&str] = &[
     "src/game/slide/idastar.rs",
     "src/game/slide/ga.rs",
     "src/game/slide/pdb.rs",
+    "src/game/pipes/dfs.rs",
+    "src/game/pipes/astar.rs",
+    "src/game/pipes/solve.rs",
     "src/game/locm/baselines.rs",
     "src/game/locm/bots.rs",
 ];

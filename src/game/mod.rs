@@ -7,6 +7,7 @@
 
 pub mod flag;
 pub mod locm;
+pub mod pipes;
 pub mod slide;
 pub mod snake;
 
@@ -83,15 +84,9 @@ pub enum GameSpec {
     Snake(snake::Config),
     Flag(flag::Config),
     Slide(slide::Config),
-    Pipes(Unreleased),
+    Pipes(pipes::Config),
     Locm(locm::Config),
 }
-
-/// Holds the place of a game whose module has not landed yet, so that every
-/// variant's index (part of the replay format) is fixed in advance. It has
-/// no values: no replay can name such a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Unreleased {}
 
 /// Code that works with any game, given the concrete type at run time:
 /// [`GameSpec::visit`] calls [`GameVisitor::visit`] with the right `G`. This
@@ -107,8 +102,8 @@ impl GameSpec {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
             GameSpec::Flag(_) => flag::FlagGame::NAME,
             GameSpec::Slide(_) => slide::SlideGame::NAME,
+            GameSpec::Pipes(_) => pipes::PipesGame::NAME,
             GameSpec::Locm(_) => locm::LocmGame::NAME,
-            GameSpec::Pipes(never) => match *never {},
         }
     }
 
@@ -117,8 +112,8 @@ impl GameSpec {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
             GameSpec::Flag(config) => visitor.visit::<flag::FlagGame>(config),
             GameSpec::Slide(config) => visitor.visit::<slide::SlideGame>(config),
+            GameSpec::Pipes(config) => visitor.visit::<pipes::PipesGame>(config),
             GameSpec::Locm(config) => visitor.visit::<locm::LocmGame>(config),
-            GameSpec::Pipes(never) => match *never {},
         }
     }
 }

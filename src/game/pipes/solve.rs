@@ -1,0 +1,589 @@
+//! `solve`: our complete Net solver, and the planner that plays its answer.
+//!
+//! Constraint propagation over two kinds of variable: each tile's remaining
+//! orientations (a 4-bit domain, duplicates of symmetric tiles removed) and
+//! each edge's state (unknown, open, closed; border edges of non-wrapping
+//! boards start closed). A work queue revises a tile whenever one of its
+//! edges changes: orientations that disagree with a known edge go, and an
+//! edge that every remaining orientation opens (or closes) is set. Two
+//! global rules ride on a union-find of the tiles joined by open edges:
+//! - loops: opening an edge inside one component is a contradiction, and
+//!   after every union each unknown edge that now runs inside the component
+//!   is closed (found by walking the smaller of the two merged parts);
+//! - closed pockets: each component counts its unknown edges; one that has
+//!   none left but does not hold every tile with pipes is a contradiction.
+//!
+//! Where deduction stalls, the search branches on the undecided tile with the
+//! fewest orientations. Every change is written to a trail, so backtracking
+//! undoes exactly what a branch did (the union-find has no path compression
+//! for that reason; union by size keeps it shallow) and nothing is cloned per
+//! branch. The search can go on after the first solution to count up to a
+//! limit, which is how `--count` and the generator prove uniqueness.
+//!
+//! The solver never sees a reference solution: only the tiles as dealt.
+
+use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, rotate_by};
+use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+
+const UNKNOWN: u8 = 0;
+const OPEN: u8 = 1;
+const CLOSED: u8 = 2;
+const NO_TILE: u32 = u32::MAX;
+
+/// How often (in branches) the search polls its time budget.
+const BUDGET_POLL_BRANCHES: u64 = 256;
+
+/// `ROTATIONS[mask][r]`: `mask` turned `r` quarter turns clockwise.
+const ROTATIONS: [[u8; 4]; 16] = {
+    let mut table = [[0u8; 4]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut turns = 0;
+        while turns < 4 {
+            table[mask][turns] = rotate_by(mask as u8, turns as u8);
+            turns += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// `DOMAINS[mask]`: the rotations of `mask` that give distinct masks (the
+/// fewest turns of each), as a bit set over quarter turns 0..4.
+const DOMAINS: [u8; 16] = {
+    let mut table = [0u8; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut turns = 0;
+        while turns < 4 {
+            let mut seen = false;
+            let mut earlier = 0;
+            while earlier < turns {
+                if ROTATIONS[mask][earlier] == ROTATIONS[mask][turns] {
+                    seen = true;
+                }
+                earlier += 1;
+            }
+            if !seen {
+                table[mask] |= 1 << turns;
+            }
+            turns += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// One reversible change, recorded so that backtracking can undo it.
+#[derive(Clone, Copy, Debug)]
+enum Undo {
+    Domain { tile: u32, old: u8 },
+    Edge { edge: u32 },
+    Union { small: u32, big: u32 },
+    Free { root: u32, old: u32 },
+}
+
+/// A branch point: the trail length before it, the tile, and the
+/// orientations not yet tried.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    trail_len: usize,
+    tile: u32,
+    untried: u8,
+}
+
+/// What one run of the solver found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveReport {
+    /// Solutions found, at most the limit asked for. With limit 2, a count of
+    /// 1 proves the solution unique and 0 proves there is none.
+    pub solutions: u32,
+    /// Branch points tried (0: deduction alone decided everything).
+    pub branches: u64,
+    /// Tile revisions made by propagation.
+    pub revisions: u64,
+}
+
+/// The solver with its scratch state, sized for one board and reusable for
+/// any tiles on that board.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    grid: Grid,
+    /// The tiles as dealt: orientations are turns of these.
+    base: Vec<u8>,
+    n_with_pipes: u32,
+    neighbours: Vec<[u32; 4]>,
+    /// `edge_of[tile][dir]`: edge `2t` is tile t's right edge, `2t + 1` its
+    /// bottom edge; a tile's left and top edges are its neighbours' (on a
+    /// non-wrapping board, the border edge of the far side of the row or
+    /// column, which is closed either way).
+    edge_of: Vec<[u32; 4]>,
+    /// The two tiles of each edge; the second is `NO_TILE` on a border.
+    edge_ends: Vec<[u32; 2]>,
+    domain: Vec<u8>,
+    edge_state: Vec<u8>,
+    parent: Vec<u32>,
+    size: Vec<u32>,
+    /// Per component root: unknown edges with an end in the component,
+    /// counted once per end.
+    free: Vec<u32>,
+    /// Each component's members as a circular list: merging two lists (and
+    /// splitting them again on undo) is one swap.
+    next: Vec<u32>,
+    trail: Vec<Undo>,
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    choices: Vec<Choice>,
+    solution: Vec<u8>,
+    last_solution: Vec<u8>,
+    revisions: u64,
+}
+
+impl Solver {
+    /// A solver for boards of shape `grid`.
+    pub fn new(grid: Grid) -> Solver {
+        let n = grid.n_tiles();
+        let width = usize::from(grid.width);
+        let height = usize::from(grid.height);
+        let mut neighbours = Vec::with_capacity(n);
+        let mut edge_of = Vec::with_capacity(n);
+        let mut edge_ends = Vec::with_capacity(2 * n);
+        for tile in 0..n {
+            let (col, row) = (tile % width, tile / width);
+            let neighbour = |dir| grid.neighbour(tile, dir).map_or(NO_TILE, |other| other as u32);
+            neighbours.push([neighbour(0), neighbour(1), neighbour(2), neighbour(3)]);
+            let left = row * width + (col + width - 1) % width;
+            let up = ((row + height - 1) % height) * width + col;
+            edge_of.push([2 * up as u32 + 1, 2 * tile as u32, 2 * tile as u32 + 1, 2 * left as u32]);
+            edge_ends.push([tile as u32, neighbour(1)]);
+            edge_ends.push([tile as u32, neighbour(2)]);
+        }
+        Solver {
+            grid,
+            base: vec![0; n],
+            n_with_pipes: 0,
+            neighbours,
+            edge_of,
+            edge_ends,
+            domain: vec![0; n],
+            edge_state: vec![UNKNOWN; 2 * n],
+            parent: vec![0; n],
+            size: vec![0; n],
+            free: vec![0; n],
+            next: vec![0; n],
+            trail: Vec::with_capacity(16 * n),
+            queue: Vec::with_capacity(n),
+            queued: vec![false; n],
+            choices: Vec::new(),
+            solution: vec![0; n],
+            last_solution: vec![0; n],
+            revisions: 0,
+        }
+    }
+
+    pub fn grid(&self) -> Grid {
+        self.grid
+    }
+
+    /// The first solution found by the last [`Solver::run`] that found one:
+    /// each tile's mask.
+    pub fn solution(&self) -> &[u8] {
+        &self.solution
+    }
+
+    /// The last solution found by the last [`Solver::run`]: with two found,
+    /// the second one.
+    pub fn last_solution(&self) -> &[u8] {
+        &self.last_solution
+    }
+
+    /// Searches the orientations of `tiles` (the board as dealt, with the
+    /// source at `source`) for up to `max_solutions` solutions. The first is
+    /// kept in [`Solver::solution`]. Fails only when `budget` runs out.
+    pub fn run(
+        &mut self,
+        tiles: &[u8],
+        source: usize,
+        max_solutions: u32,
+        budget: &Budget,
+    ) -> Result<SolveReport, PlanError> {
+        assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
+        self.reset(tiles);
+        let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0 };
+        let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
+        let mut consistent = !source_is_dry && self.propagate();
+        if !consistent {
+            report.revisions = self.revisions;
+            return Ok(report);
+        }
+        loop {
+            if consistent {
+                match self.branch_tile() {
+                    None => {
+                        report.solutions += 1;
+                        for tile in 0..self.base.len() {
+                            let turns = self.domain[tile].trailing_zeros() as usize;
+                            self.last_solution[tile] = ROTATIONS[usize::from(self.base[tile])][turns];
+                        }
+                        if report.solutions == 1 {
+                            self.solution.copy_from_slice(&self.last_solution);
+                        }
+                        if report.solutions >= max_solutions {
+                            break;
+                        }
+                        consistent = false;
+                    }
+                    Some(tile) => {
+                        report.branches += 1;
+                        if report.branches % BUDGET_POLL_BRANCHES == 0 {
+                            if let Some(error) = budget.exhausted() {
+                                return Err(error);
+                            }
+                        }
+                        let domain = self.domain[tile as usize];
+                        let first = domain & domain.wrapping_neg();
+                        self.choices.push(Choice { trail_len: self.trail.len(), tile, untried: domain & !first });
+                        consistent = self.assign(tile, first);
+                    }
+                }
+            } else {
+                match self.choices.pop() {
+                    None => break,
+                    Some(choice) => {
+                        self.undo_to(choice.trail_len);
+                        if choice.untried == 0 {
+                            continue;
+                        }
+                        let next = choice.untried & choice.untried.wrapping_neg();
+                        let untried = choice.untried & !next;
+                        // The last option needs no branch point of its own:
+                        // it is forced by the choices above it, and undoing
+                        // the parent undoes it too.
+                        if untried != 0 {
+                            self.choices.push(Choice { untried, ..choice });
+                        }
+                        consistent = self.assign(choice.tile, next);
+                    }
+                }
+            }
+        }
+        report.revisions = self.revisions;
+        Ok(report)
+    }
+
+    fn reset(&mut self, tiles: &[u8]) {
+        let n = tiles.len();
+        self.base.copy_from_slice(tiles);
+        self.n_with_pipes = tiles.iter().filter(|&&mask| mask != 0).count() as u32;
+        for (edge, ends) in self.edge_ends.iter().enumerate() {
+            self.edge_state[edge] = if ends[1] == NO_TILE { CLOSED } else { UNKNOWN };
+        }
+        for tile in 0..n {
+            self.domain[tile] = DOMAINS[usize::from(tiles[tile] & 0xF)];
+            self.parent[tile] = tile as u32;
+            self.size[tile] = 1;
+            self.next[tile] = tile as u32;
+            self.free[tile] =
+                self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN).count() as u32;
+            self.queued[tile] = true;
+        }
+        self.queue.clear();
+        self.queue.extend((0..n as u32).rev());
+        self.trail.clear();
+        self.choices.clear();
+        self.revisions = 0;
+    }
+
+    fn find(&self, mut tile: u32) -> u32 {
+        while self.parent[tile as usize] != tile {
+            tile = self.parent[tile as usize];
+        }
+        tile
+    }
+
+    fn enqueue(&mut self, tile: u32) {
+        if !self.queued[tile as usize] {
+            self.queued[tile as usize] = true;
+            self.queue.push(tile);
+        }
+    }
+
+    /// Restricts `tile` to the orientations in `domain` and propagates.
+    fn assign(&mut self, tile: u32, domain: u8) -> bool {
+        let old = self.domain[tile as usize];
+        self.trail.push(Undo::Domain { tile, old });
+        self.domain[tile as usize] = domain;
+        self.enqueue(tile);
+        self.propagate()
+    }
+
+    /// Revises queued tiles until nothing changes (`true`) or a contradiction
+    /// appears (`false`, with the queue emptied).
+    fn propagate(&mut self) -> bool {
+        while let Some(tile) = self.queue.pop() {
+            self.queued[tile as usize] = false;
+            if !self.revise(tile) {
+                for &tile in &self.queue {
+                    self.queued[tile as usize] = false;
+                }
+                self.queue.clear();
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Drops the orientations of `tile` that disagree with its known edges,
+    /// then sets the edges its remaining orientations agree on.
+    fn revise(&mut self, tile: u32) -> bool {
+        self.revisions += 1;
+        let t = tile as usize;
+        let edges = self.edge_of[t];
+        let (mut open, mut closed) = (0u8, 0u8);
+        for dir in 0..4 {
+            match self.edge_state[edges[dir] as usize] {
+                OPEN => open |= DIR_BITS[dir],
+                CLOSED => closed |= DIR_BITS[dir],
+                _ => {}
+            }
+        }
+        let rotations = ROTATIONS[usize::from(self.base[t])];
+        let domain = self.domain[t];
+        let (mut kept, mut all, mut any) = (0u8, 0xFu8, 0u8);
+        for (turns, &mask) in rotations.iter().enumerate() {
+            if domain & (1 << turns) != 0 && mask & open == open && mask & closed == 0 {
+                kept |= 1 << turns;
+                all &= mask;
+                any |= mask;
+            }
+        }
+        if kept == 0 {
+            return false;
+        }
+        if kept != domain {
+            self.trail.push(Undo::Domain { tile, old: domain });
+            self.domain[t] = kept;
+        }
+        for dir in 0..4 {
+            let edge = edges[dir];
+            if self.edge_state[edge as usize] != UNKNOWN {
+                continue;
+            }
+            let bit = DIR_BITS[dir];
+            let ok = if all & bit != 0 {
+                self.set_edge(edge, OPEN)
+            } else if any & bit == 0 {
+                self.set_edge(edge, CLOSED)
+            } else {
+                true
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn set_free(&mut self, root: u32, value: u32) {
+        let old = self.free[root as usize];
+        self.trail.push(Undo::Free { root, old });
+        self.free[root as usize] = value;
+    }
+
+    /// A component with no unknown edge left is closed for good: fine only
+    /// if it holds every tile with pipes (or is a lone empty tile).
+    fn pocket_ok(&self, root: u32) -> bool {
+        let r = root as usize;
+        self.free[r] > 0 || self.size[r] >= self.n_with_pipes || (self.size[r] == 1 && self.base[r] == 0)
+    }
+
+    /// Sets an edge, keeping the components and their free counts in step.
+    fn set_edge(&mut self, edge: u32, state: u8) -> bool {
+        let current = self.edge_state[edge as usize];
+        if current == state {
+            return true;
+        }
+        if current != UNKNOWN {
+            return false;
+        }
+        self.edge_state[edge as usize] = state;
+        self.trail.push(Undo::Edge { edge });
+        let [a, b] = self.edge_ends[edge as usize];
+        self.enqueue(a);
+        self.enqueue(b);
+        let (root_a, root_b) = (self.find(a), self.find(b));
+        if state == CLOSED {
+            self.set_free(root_a, self.free[root_a as usize] - 1);
+            self.set_free(root_b, self.free[root_b as usize] - 1);
+            return self.pocket_ok(root_a) && self.pocket_ok(root_b);
+        }
+        if root_a == root_b {
+            return false;
+        }
+        let (small, big) =
+            if self.size[root_a as usize] < self.size[root_b as usize] { (root_a, root_b) } else { (root_b, root_a) };
+        // The new edge was counted once from each side.
+        self.set_free(big, self.free[big as usize] + self.free[small as usize] - 2);
+        let first_of_small = self.next[small as usize];
+        self.parent[small as usize] = big;
+        self.size[big as usize] += self.size[small as usize];
+        self.next.swap(small as usize, big as usize);
+        self.trail.push(Undo::Union { small, big });
+        // Every unknown edge inside the merged component runs between its
+        // two old parts: walk the smaller part and close them.
+        let mut member = first_of_small;
+        loop {
+            let m = member as usize;
+            for dir in 0..4 {
+                let inner = self.edge_of[m][dir];
+                if self.edge_state[inner as usize] == UNKNOWN
+                    && self.find(self.neighbours[m][dir]) == big
+                    && !self.set_edge(inner, CLOSED)
+                {
+                    return false;
+                }
+            }
+            if member == small {
+                break;
+            }
+            member = self.next[m];
+        }
+        self.pocket_ok(big)
+    }
+
+    fn undo_to(&mut self, trail_len: usize) {
+        while self.trail.len() > trail_len {
+            match self.trail.pop().expect("longer than trail_len") {
+                Undo::Domain { tile, old } => self.domain[tile as usize] = old,
+                Undo::Edge { edge } => self.edge_state[edge as usize] = UNKNOWN,
+                Undo::Union { small, big } => {
+                    self.parent[small as usize] = small;
+                    self.size[big as usize] -= self.size[small as usize];
+                    self.next.swap(small as usize, big as usize);
+                }
+                Undo::Free { root, old } => self.free[root as usize] = old,
+            }
+        }
+    }
+
+    /// The undecided tile with the fewest orientations left (the first in
+    /// row-major order among equals), or `None` when every tile is decided.
+    fn branch_tile(&self) -> Option<u32> {
+        let mut best: Option<(u32, u32)> = None;
+        for (tile, &domain) in self.domain.iter().enumerate() {
+            let options = domain.count_ones();
+            if options > 1 && best.is_none_or(|(fewest, _)| options < fewest) {
+                best = Some((options, tile as u32));
+                if options == 2 {
+                    break;
+                }
+            }
+        }
+        best.map(|(_, tile)| tile)
+    }
+}
+
+/// The `solve` planner: solves the board on its first call and plays the
+/// plan, at most one move per tile (the shortest turn to its orientation in
+/// the solution found).
+#[derive(Debug)]
+pub struct Solve {
+    solver: Option<Solver>,
+    /// The moves still to play, last first.
+    plan: Vec<Rotate>,
+}
+
+impl Solve {
+    pub fn new() -> Solve {
+        Solve { solver: None, plan: Vec::new() }
+    }
+}
+
+impl Default for Solve {
+    fn default() -> Self {
+        Solve::new()
+    }
+}
+
+impl Planner<PipesGame> for Solve {
+    fn name(&self) -> &'static str {
+        "solve"
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn next_action(&mut self, game: &PipesGame, budget: &Budget) -> Result<Decision<Rotate>, PlanError> {
+        if let Some(action) = self.plan.pop() {
+            return Ok(Decision { action, planned: None });
+        }
+        let config = game.config();
+        let solver = match &mut self.solver {
+            Some(solver) if solver.grid() == config.grid() => solver,
+            slot => slot.insert(Solver::new(config.grid())),
+        };
+        let report = solver.run(game.tiles(), config.source(), 1, budget)?;
+        if report.solutions == 0 {
+            return Err(PlanError::GaveUp("no solution".to_string()));
+        }
+        moves_between(game.tiles(), solver.solution(), &mut self.plan);
+        self.plan.reverse();
+        let plan_len = self.plan.len() as u32;
+        let action = self.plan.pop().ok_or_else(|| PlanError::GaveUp("the board is already solved".to_string()))?;
+        let kind = if report.branches == 0 { "deduction" } else { "search" };
+        Ok(Decision { action, planned: Some(PlanStats { kind, nodes: report.branches, plan_len }) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::pipes::{find_flaw, opposite};
+
+    /// Whether tile `a` and its neighbour in `dir` have pipes to each other.
+    fn joined(grid: Grid, tiles: &[u8], a: usize, dir: usize) -> bool {
+        grid.neighbour(a, dir).is_some_and(|b| tiles[a] & DIR_BITS[dir] != 0 && tiles[b] & DIR_BITS[opposite(dir)] != 0)
+    }
+
+    fn solve(grid: Grid, tiles: &[u8], limit: u32) -> (SolveReport, Vec<u8>) {
+        let mut solver = Solver::new(grid);
+        let report = solver.run(tiles, 0, limit, &Budget::unlimited()).unwrap();
+        (report, solver.solution().to_vec())
+    }
+
+    #[test]
+    fn domains_drop_symmetric_duplicates() {
+        assert_eq!(DOMAINS[0], 0b0001);
+        assert_eq!(DOMAINS[0xF], 0b0001);
+        assert_eq!(DOMAINS[0x5], 0b0011);
+        assert_eq!(DOMAINS[0xA], 0b0011);
+        assert_eq!(DOMAINS[0x1], 0b1111);
+        assert_eq!(DOMAINS[0x7], 0b1111);
+    }
+
+    #[test]
+    fn solves_a_small_flat_board_by_deduction() {
+        let grid = Grid { width: 3, height: 1, wrap: false };
+        let (report, solution) = solve(grid, &[4, 5, 1], 2);
+        assert_eq!(report.solutions, 1);
+        assert_eq!(report.branches, 0);
+        assert_eq!(solution, vec![2, 0xa, 8]);
+        assert!(joined(grid, &solution, 0, 1));
+    }
+
+    #[test]
+    fn finds_two_solutions_and_none() {
+        // Two dead ends on a 2×1 torus meet across either seam.
+        let grid = Grid { width: 2, height: 1, wrap: true };
+        let (report, solution) = solve(grid, &[1, 1], 5);
+        assert_eq!(report.solutions, 2);
+        assert_eq!(find_flaw(grid, 0, &solution), Ok(()));
+        // Three dead ends cannot form a tree.
+        let grid = Grid { width: 3, height: 1, wrap: false };
+        assert_eq!(solve(grid, &[1, 1, 1], 2).0.solutions, 0);
+        // Four bends on a flat 2×2 board can only make a ring.
+        let grid = Grid { width: 2, height: 2, wrap: false };
+        assert_eq!(solve(grid, &[3, 3, 3, 3], 2).0.solutions, 0);
+    }
+}
