@@ -104,6 +104,9 @@ impl BattleView {
 }
 
 /// What the player to move may see.
+// Built on the stack once per decision: boxing the battle view would
+// allocate per decision for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     Draft(DraftView),
