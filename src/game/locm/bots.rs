@@ -5,8 +5,8 @@
 //! battle, which needs no hidden card (nothing is drawn mid-turn).
 
 use super::baselines::DraftBot;
-use super::battle::{Battle, HIDDEN_DECKS, Move};
-use super::cards::{CardTable, Keywords};
+use super::battle::{Battle, Creature, Move, resolve_attack, resolve_attack_on_player, resolve_item};
+use super::cards::CardTable;
 use super::view::View;
 use super::{Action, LocmGame};
 use crate::game::Game;
@@ -81,14 +81,7 @@ impl BattleBot {
                         continue;
                     }
                     previous = candidate;
-                    let score = match quick_score(battle, table, candidate, base_score) {
-                        Some(score) => score,
-                        None => {
-                            let mut next = *battle;
-                            next.apply(candidate, table, &HIDDEN_DECKS);
-                            evaluate(&next, me)
-                        }
-                    };
+                    let Some(score) = quick_score(battle, table, candidate, base_score) else { continue };
                     if score > best_score {
                         best = candidate;
                         best_score = score;
@@ -100,37 +93,64 @@ impl BattleBot {
     }
 }
 
-/// [`evaluate`] after `action`, worked out without playing it, for the two
-/// actions whose effect on the evaluated terms is simple: a summon (health
-/// changes and one more creature) and an attack on the opponent (its health,
-/// and the attacker's Drain). Runes and draws do not enter the evaluation.
-/// `None` for any other action. `base` is the evaluation before it. A test
-/// checks the greedy bot's choices against playing every action.
+/// [`evaluate`] after `action`, worked out without playing it: the rules'
+/// own pure resolution functions give the creatures after a fight or an
+/// item, and only health, creature counts and attack + defense enter the
+/// evaluation (runes and draws do not). Saves copying the battle per
+/// candidate; a test checks the greedy bot's choices against playing every
+/// action. `None` if the action names nothing (it is then not legal).
 fn quick_score(battle: &Battle, table: &CardTable, action: Move, base: i32) -> Option<i32> {
     let me = battle.me();
     let opponent = battle.opponent();
-    let (my_gain, opponent_loss, creature_value) = match action {
+    let value = |creature: &Creature| i32::from(creature.attack) + i32::from(creature.defense);
+    let alive = |creature: &Creature| 10 + value(creature);
+    // (my health change, opponent's health change, change of the board terms)
+    let (my_change, opponent_change, board_change) = match action {
         Move::Summon { instance, .. } => {
             let stats = table.stats(me.hand[me.find_hand(instance)?].card);
-            let value = 10 + i32::from(stats.attack) + i32::from(stats.defense);
-            (i32::from(stats.my_health), -i32::from(stats.opponent_health), value)
+            let board = 10 + i32::from(stats.attack) + i32::from(stats.defense);
+            (i32::from(stats.my_health), i32::from(stats.opponent_health), board)
         }
         Move::Attack { attacker, target: 0 } => {
             let creature = me.board[me.find_creature(attacker)?];
-            let attack = i32::from(creature.attack);
-            let drain = if creature.keywords.has(Keywords::DRAIN) { attack } else { 0 };
-            (drain, attack, 0)
+            let (_, drain) = resolve_attack_on_player(&creature);
+            (i32::from(drain), -i32::from(creature.attack), 0)
         }
-        _ => return None,
+        Move::Attack { attacker, target } => {
+            let attacker = me.board[me.find_creature(attacker)?];
+            let defender = opponent.board[opponent.find_creature(target)?];
+            let combat = resolve_attack(&attacker, &defender);
+            let mine =
+                if combat.attacker_dies { -alive(&attacker) } else { value(&combat.attacker) - value(&attacker) };
+            let theirs =
+                if combat.defender_dies { -alive(&defender) } else { value(&combat.defender) - value(&defender) };
+            (i32::from(combat.drain), i32::from(combat.breakthrough), mine - theirs)
+        }
+        Move::Use { item, target } => {
+            let stats = table.stats(me.hand[me.find_hand(item)?].card);
+            let my_change = i32::from(stats.my_health);
+            let mut opponent_change = i32::from(stats.opponent_health);
+            let mut board = 0;
+            if target == 0 {
+                opponent_change += i32::from(stats.defense);
+            } else {
+                let (owner, sign) = if stats.kind_code == 1 { (me, 1) } else { (opponent, -1) };
+                let creature = owner.board[owner.find_creature(target)?];
+                let (after, dies) = resolve_item(stats, &creature);
+                board = sign * if dies { -alive(&creature) } else { value(&after) - value(&creature) };
+            }
+            (my_change, opponent_change, board)
+        }
+        Move::EndTurn => return Some(base),
     };
     // `check_winner`: the opponent at or below 0 loses first.
-    if i32::from(opponent.health) - opponent_loss <= 0 {
+    if i32::from(opponent.health) + opponent_change <= 0 {
         return Some(1000);
     }
-    if i32::from(me.health) + my_gain <= 0 {
+    if i32::from(me.health) + my_change <= 0 {
         return Some(-1000);
     }
-    Some(base + 2 * (my_gain + opponent_loss) + creature_value)
+    Some(base + 2 * (my_change - opponent_change) + board_change)
 }
 
 fn max_attack(battle: &Battle, table: &CardTable, moves: &[Move]) -> Move {

@@ -428,7 +428,9 @@ fn greedy_matches_the_plain_definition() {
         best.0
     };
     let mut compared = 0;
-    for seed in 0..30 {
+    let mut chose_item = 0;
+    let mut chose_fight = 0;
+    for seed in 0..100 {
         let mut game = LocmGame::new(&config, seed);
         let mut bots = LocmBots::new([DraftBot::Random, DraftBot::Random], [BattleBot::Greedy; 2]);
         while game.winner().is_none() {
@@ -436,9 +438,11 @@ fn greedy_matches_the_plain_definition() {
             if let (Action::Battle(chosen), View::Battle(view)) = (action, game.view()) {
                 assert_eq!(chosen, plain(&view.battle, game.table()), "seed {seed} tick {}", game.tick());
                 compared += 1;
+                chose_item += usize::from(matches!(chosen, Move::Use { .. }));
+                chose_fight += usize::from(matches!(chosen, Move::Attack { target: 1.., .. }));
             }
             game.step(action).unwrap();
         }
     }
-    assert!(compared > 300, "{compared}");
+    assert!(compared > 1000 && chose_item > 20 && chose_fight > 20, "{compared} {chose_item} {chose_fight}");
 }
