@@ -342,6 +342,12 @@ impl Battle {
 
     /// [`Battle::legal_moves`] without the end of the turn.
     pub fn legal_moves_without_end(&self, table: &CardTable, out: &mut Vec<Move>) {
+        self.for_each_move(table, |action| out.push(action));
+    }
+
+    /// Calls `out` with every legal action but the end of the turn, in the
+    /// order of [`Battle::legal_moves`]; no allocation.
+    pub fn for_each_move(&self, table: &CardTable, mut out: impl FnMut(Move)) {
         let me = self.me();
         let opponent = self.opponent();
         let lane_counts = [me.lane_count(0), me.lane_count(1)];
@@ -350,7 +356,7 @@ impl Battle {
             if stats.is_creature() && stats.cost <= me.mana {
                 for lane in 0..LANES as u8 {
                     if lane_counts[usize::from(lane)] < LANE_CAPACITY {
-                        out.push(Move::Summon { instance: card.instance, lane });
+                        out(Move::Summon { instance: card.instance, lane });
                     }
                 }
             }
@@ -367,11 +373,11 @@ impl Battle {
             }
             let guarded = guards[usize::from(attacker.lane)];
             if !guarded {
-                out.push(Move::Attack { attacker: attacker.instance, target: 0 });
+                out(Move::Attack { attacker: attacker.instance, target: 0 });
             }
             for defender in opponent.board() {
                 if defender.lane == attacker.lane && (!guarded || defender.keywords.has(Keywords::GUARD)) {
-                    out.push(Move::Attack { attacker: attacker.instance, target: defender.instance });
+                    out(Move::Attack { attacker: attacker.instance, target: defender.instance });
                 }
             }
         }
@@ -382,10 +388,10 @@ impl Battle {
             }
             let targets = if stats.kind_code == 1 { me.board() } else { opponent.board() };
             for target in targets {
-                out.push(Move::Use { item: card.instance, target: target.instance });
+                out(Move::Use { item: card.instance, target: target.instance });
             }
             if stats.kind_code == 3 {
-                out.push(Move::Use { item: card.instance, target: 0 });
+                out(Move::Use { item: card.instance, target: 0 });
             }
         }
     }

@@ -354,9 +354,8 @@ impl Game for LocmGame {
                 if battle.winner.is_some() {
                     return;
                 }
-                let mut moves = Vec::new();
-                battle.legal_moves(&self.table, &mut moves);
-                out.extend(moves.into_iter().map(Action::Battle));
+                battle.for_each_move(&self.table, |action| out.push(Action::Battle(action)));
+                out.push(Action::Battle(Move::EndTurn));
             }
         }
     }

@@ -446,3 +446,20 @@ fn greedy_matches_the_plain_definition() {
     }
     assert!(compared > 1000 && chose_item > 20 && chose_fight > 20, "{compared} {chose_item} {chose_fight}");
 }
+
+#[test]
+fn render_shows_the_draft_then_the_battle() {
+    let config = Config::bundled();
+    let mut game = LocmGame::new(&config, 4);
+    let draft = game.render();
+    assert!(draft.starts_with("tick 0\ndraft: pick 1 of 30, player 0 to choose\n"), "{draft}");
+    let first = game.table().card(game.triples[0][0]).name.clone();
+    assert!(draft.contains(&format!("  0: {first} (")), "{draft}");
+    for _ in 0..2 * PICKS {
+        game.step(Action::Pick(2)).unwrap();
+    }
+    let battle = game.render();
+    assert!(battle.contains("battle: turn 0, player 0 to move"), "{battle}");
+    assert!(battle.contains("player 0: health 30 mana 1/1 deck 25 runes 5 next draw 1"), "{battle}");
+    assert!(battle.contains("player 1: health 30 mana 1/1 deck 25 runes 5 next draw 1"), "{battle}");
+}
