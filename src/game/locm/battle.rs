@@ -106,14 +106,17 @@ impl Player {
         }
     }
 
+    /// The cards in hand, in the order drawn.
     pub fn hand(&self) -> &[HandCard] {
         &self.hand[..usize::from(self.hand_len)]
     }
 
+    /// The creatures on the board, in summon order, both lanes.
     pub fn board(&self) -> &[Creature] {
         &self.board[..usize::from(self.board_len)]
     }
 
+    /// Cards left in the deck.
     pub fn deck_size(&self) -> usize {
         DECK_SIZE - usize::from(self.deck_drawn)
     }
@@ -123,6 +126,7 @@ impl Player {
         5 * i16::from(self.runes)
     }
 
+    /// Creatures in `lane`.
     pub fn lane_count(&self, lane: u8) -> usize {
         self.board().iter().filter(|creature| creature.lane == lane).count()
     }
@@ -182,10 +186,12 @@ impl Player {
         self.board_len -= 1;
     }
 
+    /// The board index of creature `instance`.
     pub fn find_creature(&self, instance: u8) -> Option<usize> {
         self.board().iter().position(|creature| creature.instance == instance)
     }
 
+    /// The hand index of card `instance`.
     pub fn find_hand(&self, instance: u8) -> Option<usize> {
         self.hand().iter().position(|card| card.instance == instance)
     }
@@ -229,10 +235,12 @@ impl Battle {
         battle
     }
 
+    /// The player to move.
     pub fn me(&self) -> &Player {
         &self.players[usize::from(self.current)]
     }
 
+    /// The other player.
     pub fn opponent(&self) -> &Player {
         &self.players[usize::from(1 - self.current)]
     }

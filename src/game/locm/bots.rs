@@ -30,6 +30,7 @@ pub enum BattleBot {
 }
 
 impl BattleBot {
+    /// The bot's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             BattleBot::Random => "random",
@@ -39,6 +40,7 @@ impl BattleBot {
         }
     }
 
+    /// The bot of a command-line name.
     pub fn from_name(name: &str) -> Option<BattleBot> {
         Some(match name {
             "random" => BattleBot::Random,
@@ -222,6 +224,7 @@ pub struct LocmBots {
 const BOT_STREAM: u64 = 0x6C6F_636D_626F_7473;
 
 impl LocmBots {
+    /// Player 0's and player 1's bots.
     pub fn new(draft: [DraftBot; 2], battle: [BattleBot; 2]) -> LocmBots {
         LocmBots { draft, battle, rng: GameRng::from_seed(0), moves: Vec::with_capacity(64) }
     }

@@ -83,6 +83,7 @@ pub struct DraftView {
 }
 
 impl DraftView {
+    /// This player's picks so far.
     pub fn picked(&self) -> &[u8] {
         &self.picked[..usize::from(self.n_picked)]
     }
@@ -98,6 +99,7 @@ pub struct BattleView {
 }
 
 impl BattleView {
+    /// What the opponent did in its last turn.
     pub fn opponent_actions(&self) -> &[Performed] {
         &self.opponent_actions[..usize::from(self.n_opponent_actions)]
     }
