@@ -219,6 +219,26 @@ fn play_records_a_replay_that_verifies() {
 }
 
 #[test]
+fn run_plays_many_games_whose_replays_verify() {
+    let dir = TempDir::new().unwrap();
+    tickbot(dir.path())
+        .args(["run", "--games", "6", "--jobs", "2", "locm", "--draft", "chad,random", "--battle", "greedy,random"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("finished 6 games").and(predicate::str::contains("failed 0")));
+    tickbot(dir.path())
+        .args(["run", "--games", "2", "--out", "java", "locm", "--java-seeding"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("java draft and shuffle"));
+    tickbot(dir.path())
+        .args(["replay", "verify", "out/replays", "java/replays"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("8 replays: 8 reproduced, 0 diverged, 0 invalid"));
+}
+
+#[test]
 fn match_is_deterministic_whatever_the_thread_count() {
     let dir = TempDir::new().unwrap();
     let run = |threads: &str| -> serde_json::Value {
