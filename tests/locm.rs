@@ -193,3 +193,112 @@ fn conformance_check_detects_a_missing_quirk_and_a_wrong_seed() {
     shifted.seeds.draft += 1;
     assert!(replay_match(&config, &shifted, &referee_text).is_err());
 }
+
+fn tickbot(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
+    command.current_dir(dir).env_remove("RUST_LOG");
+    command
+}
+
+#[test]
+fn play_records_a_replay_that_verifies() {
+    let dir = TempDir::new().unwrap();
+    tickbot(dir.path())
+        .args(["play", "locm", "--draft", "closetai,icebox", "--battle", "greedy,greedy", "--seed", "3"])
+        .args(["--record", "game.tbr", "--show"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("locm seed 3: won (player 0 wins").and(predicate::str::contains("battle: turn")),
+        );
+    tickbot(dir.path())
+        .args(["replay", "verify", "game.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 reproduced, 0 diverged"));
+}
+
+#[test]
+fn run_plays_many_games_whose_replays_verify() {
+    let dir = TempDir::new().unwrap();
+    tickbot(dir.path())
+        .args(["run", "--games", "6", "--jobs", "2", "locm", "--draft", "chad,random", "--battle", "greedy,random"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("finished 6 games").and(predicate::str::contains("failed 0")));
+    tickbot(dir.path())
+        .args(["run", "--games", "2", "--out", "java", "locm", "--java-seeding"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("java draft and shuffle"));
+    tickbot(dir.path())
+        .args(["replay", "verify", "out/replays", "java/replays"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("8 replays: 8 reproduced, 0 diverged, 0 invalid"));
+}
+
+#[test]
+fn match_is_deterministic_whatever_the_thread_count() {
+    let dir = TempDir::new().unwrap();
+    let run = |threads: &str| -> serde_json::Value {
+        let output = tickbot(dir.path())
+            .args(["match", "locm", "--draft", "icebox,max-attack", "--battle", "greedy", "--games", "60"])
+            .args(["--seed", "5", "--json", "--threads", threads])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).expect("one JSON object")
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(one["games"], 60);
+    for key in ["wins_a", "wins_b", "wins_a_first", "wins_a_second", "win_rate_a", "ci95_low", "ci95_high"] {
+        assert_eq!(one[key], two[key], "{key}");
+    }
+    assert_eq!(one["wins_a"].as_u64().unwrap() + one["wins_b"].as_u64().unwrap(), 60);
+    assert!(one["games_per_sec"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bench_reports_the_documented_keys() {
+    let dir = TempDir::new().unwrap();
+    let output = tickbot(dir.path()).args(["bench", "locm", "--games", "40", "--json"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    for key in ["random_games_per_sec", "greedy_games_per_sec"] {
+        assert!(report[key].as_f64().unwrap() > 0.0, "{key}: {report}");
+    }
+    assert!(report["threads"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn bad_bots_card_lists_and_genomes_are_exit_code_2_with_file_and_line() {
+    let dir = TempDir::new().unwrap();
+    tickbot(dir.path())
+        .args(["play", "locm", "--draft", "wizard,icebox"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown draft bot \"wizard\""));
+    let cards = std::fs::read_to_string(repo_path("maps/locm/cardlist.txt")).unwrap();
+    let broken = cards.replacen("3 ; Beavrat ; creature", "3 ; Beavrat ; monster", 1);
+    std::fs::write(dir.path().join("cards.txt"), broken).unwrap();
+    tickbot(dir.path())
+        .args(["play", "locm", "--cards", "cards.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cards.txt:3:15: type: expected creature"));
+    std::fs::write(dir.path().join("genome.txt"), "1 2 3\n4 oops\n").unwrap();
+    tickbot(dir.path())
+        .args(["match", "locm", "--draft", "genome:genome.txt,icebox", "--games", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("genome.txt:2:3: expected a number"));
+    let priorities: Vec<String> = (0..160).map(|index| (160 - index).to_string()).collect();
+    std::fs::write(dir.path().join("genome.txt"), priorities.join("\n")).unwrap();
+    tickbot(dir.path())
+        .args(["match", "locm", "--draft", "genome:genome.txt,icebox", "--games", "4", "--json"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"draft_a\":\"genome\""));
+}

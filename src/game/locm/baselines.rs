@@ -78,10 +78,12 @@ impl Baselines {
         self.scores.get(usize::from(id)).copied().unwrap_or_default()
     }
 
+    /// Cards the tables cover.
     pub fn len(&self) -> usize {
         self.scores.len() - 1
     }
 
+    /// Whether the tables cover no card.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -106,14 +106,17 @@ impl Player {
         }
     }
 
+    /// The cards in hand, in the order drawn.
     pub fn hand(&self) -> &[HandCard] {
         &self.hand[..usize::from(self.hand_len)]
     }
 
+    /// The creatures on the board, in summon order, both lanes.
     pub fn board(&self) -> &[Creature] {
         &self.board[..usize::from(self.board_len)]
     }
 
+    /// Cards left in the deck.
     pub fn deck_size(&self) -> usize {
         DECK_SIZE - usize::from(self.deck_drawn)
     }
@@ -123,6 +126,7 @@ impl Player {
         5 * i16::from(self.runes)
     }
 
+    /// Creatures in `lane`.
     pub fn lane_count(&self, lane: u8) -> usize {
         self.board().iter().filter(|creature| creature.lane == lane).count()
     }
@@ -182,10 +186,12 @@ impl Player {
         self.board_len -= 1;
     }
 
+    /// The board index of creature `instance`.
     pub fn find_creature(&self, instance: u8) -> Option<usize> {
         self.board().iter().position(|creature| creature.instance == instance)
     }
 
+    /// The hand index of card `instance`.
     pub fn find_hand(&self, instance: u8) -> Option<usize> {
         self.hand().iter().position(|card| card.instance == instance)
     }
@@ -229,10 +235,12 @@ impl Battle {
         battle
     }
 
+    /// The player to move.
     pub fn me(&self) -> &Player {
         &self.players[usize::from(self.current)]
     }
 
+    /// The other player.
     pub fn opponent(&self) -> &Player {
         &self.players[usize::from(1 - self.current)]
     }
@@ -342,6 +350,12 @@ impl Battle {
 
     /// [`Battle::legal_moves`] without the end of the turn.
     pub fn legal_moves_without_end(&self, table: &CardTable, out: &mut Vec<Move>) {
+        self.for_each_move(table, |action| out.push(action));
+    }
+
+    /// Calls `out` with every legal action but the end of the turn, in the
+    /// order of [`Battle::legal_moves`]; no allocation.
+    pub fn for_each_move(&self, table: &CardTable, mut out: impl FnMut(Move)) {
         let me = self.me();
         let opponent = self.opponent();
         let lane_counts = [me.lane_count(0), me.lane_count(1)];
@@ -350,7 +364,7 @@ impl Battle {
             if stats.is_creature() && stats.cost <= me.mana {
                 for lane in 0..LANES as u8 {
                     if lane_counts[usize::from(lane)] < LANE_CAPACITY {
-                        out.push(Move::Summon { instance: card.instance, lane });
+                        out(Move::Summon { instance: card.instance, lane });
                     }
                 }
             }
@@ -367,11 +381,11 @@ impl Battle {
             }
             let guarded = guards[usize::from(attacker.lane)];
             if !guarded {
-                out.push(Move::Attack { attacker: attacker.instance, target: 0 });
+                out(Move::Attack { attacker: attacker.instance, target: 0 });
             }
             for defender in opponent.board() {
                 if defender.lane == attacker.lane && (!guarded || defender.keywords.has(Keywords::GUARD)) {
-                    out.push(Move::Attack { attacker: attacker.instance, target: defender.instance });
+                    out(Move::Attack { attacker: attacker.instance, target: defender.instance });
                 }
             }
         }
@@ -382,10 +396,10 @@ impl Battle {
             }
             let targets = if stats.kind_code == 1 { me.board() } else { opponent.board() };
             for target in targets {
-                out.push(Move::Use { item: card.instance, target: target.instance });
+                out(Move::Use { item: card.instance, target: target.instance });
             }
             if stats.kind_code == 3 {
-                out.push(Move::Use { item: card.instance, target: 0 });
+                out(Move::Use { item: card.instance, target: 0 });
             }
         }
     }
@@ -436,57 +450,28 @@ impl Battle {
         let current = usize::from(self.current);
         let Some(attacker_index) = self.players[current].find_creature(attacker_instance) else { return };
         let attacker = self.players[current].board[attacker_index];
-        let mut attacker_after = attacker;
-        attacker_after.can_attack = false;
-        attacker_after.has_attacked = true;
-        attacker_after.effects_hidden = true;
         if target == 0 {
+            let (attacker_after, drain) = resolve_attack_on_player(&attacker);
             self.players[current].board[attacker_index] = attacker_after;
-            let gain = if attacker.keywords.has(Keywords::DRAIN) { attacker.attack } else { 0 };
-            self.players[current].modify_health(gain);
+            self.players[current].modify_health(drain);
             self.players[1 - current].modify_health(-attacker.attack);
             return;
         }
         let Some(defender_index) = self.players[1 - current].find_creature(target) else { return };
         let defender = self.players[1 - current].board[defender_index];
-        let mut defender_after = defender;
-        defender_after.effects_hidden = true;
-        let defender_warded = defender.keywords.has(Keywords::WARD);
-        let attacker_warded = attacker.keywords.has(Keywords::WARD);
-        if defender_warded && attacker.attack != 0 {
-            defender_after.keywords.0 &= !Keywords::WARD;
-        }
-        if attacker_warded && defender.attack != 0 {
-            attacker_after.keywords.0 &= !Keywords::WARD;
-        }
-        let damage_given = if defender_warded { 0 } else { attacker.attack };
-        let damage_taken = if attacker_warded { 0 } else { defender.attack };
-        let mut defender_dies = damage_given >= defender.defense;
-        let breakthrough = if attacker.keywords.has(Keywords::BREAKTHROUGH) && defender_dies {
-            defender.defense - damage_given
-        } else {
-            0
-        };
-        if attacker.keywords.has(Keywords::LETHAL) && damage_given > 0 {
-            defender_dies = true;
-        }
-        let drain = if attacker.keywords.has(Keywords::DRAIN) && damage_given > 0 { attacker.attack } else { 0 };
-        defender_after.defense -= damage_given;
-        let attacker_dies =
-            damage_taken >= attacker.defense || (defender.keywords.has(Keywords::LETHAL) && damage_taken > 0);
-        attacker_after.defense -= damage_taken;
-        if defender_dies {
+        let combat = resolve_attack(&attacker, &defender);
+        if combat.defender_dies {
             self.players[1 - current].remove_creature(defender_index);
         } else {
-            self.players[1 - current].board[defender_index] = defender_after;
+            self.players[1 - current].board[defender_index] = combat.defender;
         }
-        if attacker_dies {
+        if combat.attacker_dies {
             self.players[current].remove_creature(attacker_index);
         } else {
-            self.players[current].board[attacker_index] = attacker_after;
+            self.players[current].board[attacker_index] = combat.attacker;
         }
-        self.players[current].modify_health(drain);
-        self.players[1 - current].modify_health(breakthrough);
+        self.players[current].modify_health(combat.drain);
+        self.players[1 - current].modify_health(combat.breakthrough);
     }
 
     fn use_item(&mut self, instance: u8, target: u8, table: &CardTable) {
@@ -502,24 +487,11 @@ impl Battle {
         } else {
             let owner = if item.kind_code == 1 { current } else { 1 - current };
             if let Some(target_index) = self.players[owner].find_creature(target) {
-                let creature = &mut self.players[owner].board[target_index];
-                creature.effects_hidden = true;
-                if item.kind_code == 1 {
-                    creature.keywords.0 |= item.keywords.0;
-                    if item.keywords.has(Keywords::CHARGE) {
-                        creature.can_attack = !creature.has_attacked;
-                    }
-                } else {
-                    creature.keywords.0 &= !item.keywords.0;
-                }
-                creature.attack = (creature.attack + i16::from(item.attack)).max(0);
-                if creature.keywords.has(Keywords::WARD) && item.defense < 0 {
-                    creature.keywords.0 &= !Keywords::WARD;
-                } else {
-                    creature.defense += i16::from(item.defense);
-                }
-                if creature.defense <= 0 {
+                let (after, dies) = resolve_item(&item, &self.players[owner].board[target_index]);
+                if dies {
                     self.players[owner].remove_creature(target_index);
+                } else {
+                    self.players[owner].board[target_index] = after;
                 }
             }
         }
@@ -571,4 +543,90 @@ impl Battle {
             }
         }
     }
+}
+
+/// The result of one creature attacking another (`GameState.ResolveAttack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combat {
+    /// The attacker after the fight (meaningless if it dies).
+    pub attacker: Creature,
+    pub attacker_dies: bool,
+    pub defender: Creature,
+    pub defender_dies: bool,
+    /// Health the attacker's owner gains (Drain).
+    pub drain: i16,
+    /// The defender's owner's health change (Breakthrough), at most 0.
+    pub breakthrough: i16,
+}
+
+/// `ResolveAttack(attacker, defender)`: every quantity uses the values from
+/// before the fight. Pure, so bots can score an attack without playing it.
+pub fn resolve_attack(attacker: &Creature, defender: &Creature) -> Combat {
+    let mut attacker_after = *attacker;
+    attacker_after.can_attack = false;
+    attacker_after.has_attacked = true;
+    attacker_after.effects_hidden = true;
+    let mut defender_after = *defender;
+    defender_after.effects_hidden = true;
+    let defender_warded = defender.keywords.has(Keywords::WARD);
+    let attacker_warded = attacker.keywords.has(Keywords::WARD);
+    if defender_warded && attacker.attack != 0 {
+        defender_after.keywords.0 &= !Keywords::WARD;
+    }
+    if attacker_warded && defender.attack != 0 {
+        attacker_after.keywords.0 &= !Keywords::WARD;
+    }
+    let damage_given = if defender_warded { 0 } else { attacker.attack };
+    let damage_taken = if attacker_warded { 0 } else { defender.attack };
+    let mut defender_dies = damage_given >= defender.defense;
+    let breakthrough = if attacker.keywords.has(Keywords::BREAKTHROUGH) && defender_dies {
+        defender.defense - damage_given
+    } else {
+        0
+    };
+    if attacker.keywords.has(Keywords::LETHAL) && damage_given > 0 {
+        defender_dies = true;
+    }
+    let drain = if attacker.keywords.has(Keywords::DRAIN) && damage_given > 0 { attacker.attack } else { 0 };
+    defender_after.defense -= damage_given;
+    let attacker_dies =
+        damage_taken >= attacker.defense || (defender.keywords.has(Keywords::LETHAL) && damage_taken > 0);
+    attacker_after.defense -= damage_taken;
+    Combat { attacker: attacker_after, attacker_dies, defender: defender_after, defender_dies, drain, breakthrough }
+}
+
+/// `ResolveAttack(attacker)` on the opponent: the attacker after it, and
+/// what its owner gains (Drain). The opponent loses `attacker.attack`.
+pub fn resolve_attack_on_player(attacker: &Creature) -> (Creature, i16) {
+    let mut after = *attacker;
+    after.can_attack = false;
+    after.has_attacked = true;
+    after.effects_hidden = true;
+    let drain = if attacker.keywords.has(Keywords::DRAIN) { attacker.attack } else { 0 };
+    (after, drain)
+}
+
+/// `ResolveUse(item, target)` on a creature: keywords first (green adds,
+/// red and blue remove; green Charge lets a creature that has not attacked
+/// attack), then attack (never below 0), then defense (a negative change on
+/// a creature still warded after the keywords only strips the Ward). Returns
+/// the creature after it and whether it dies.
+pub fn resolve_item(item: &CardStats, target: &Creature) -> (Creature, bool) {
+    let mut creature = *target;
+    creature.effects_hidden = true;
+    if item.kind_code == 1 {
+        creature.keywords.0 |= item.keywords.0;
+        if item.keywords.has(Keywords::CHARGE) {
+            creature.can_attack = !creature.has_attacked;
+        }
+    } else {
+        creature.keywords.0 &= !item.keywords.0;
+    }
+    creature.attack = (creature.attack + i16::from(item.attack)).max(0);
+    if creature.keywords.has(Keywords::WARD) && item.defense < 0 {
+        creature.keywords.0 &= !Keywords::WARD;
+    } else {
+        creature.defense += i16::from(item.defense);
+    }
+    (creature, creature.defense <= 0)
 }

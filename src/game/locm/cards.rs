@@ -49,14 +49,21 @@ impl CardKind {
 pub struct Keywords(pub u8);
 
 impl Keywords {
+    /// Excess damage on a kill reaches the opponent.
     pub const BREAKTHROUGH: u8 = 1;
+    /// May attack the turn it is summoned.
     pub const CHARGE: u8 = 2;
+    /// Attacking heals its owner by its attack.
     pub const DRAIN: u8 = 4;
+    /// Enemy attackers in its lane must target it.
     pub const GUARD: u8 = 8;
+    /// Any damage it deals to a creature kills it.
     pub const LETHAL: u8 = 16;
+    /// Absorbs the next damage.
     pub const WARD: u8 = 32;
     const LETTERS: [u8; 6] = *b"BCDGLW";
 
+    /// Whether `keyword` (one of the bit constants) is set.
     pub fn has(self, keyword: u8) -> bool {
         self.0 & keyword != 0
     }
@@ -122,6 +129,7 @@ pub struct CardStats {
 }
 
 impl CardStats {
+    /// Whether the card is a creature (not an item).
     pub fn is_creature(&self) -> bool {
         self.kind_code == CardKind::Creature as u8
     }
@@ -196,14 +204,17 @@ impl CardTable {
         })
     }
 
+    /// The cards in id order.
     pub fn cards(&self) -> &[Card] {
         &self.cards
     }
 
+    /// Number of cards.
     pub fn len(&self) -> usize {
         self.cards.len()
     }
 
+    /// Never true for a validated table; here for clippy's sake.
     pub fn is_empty(&self) -> bool {
         self.cards.is_empty()
     }

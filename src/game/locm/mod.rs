@@ -79,6 +79,7 @@ impl From<Config> for LocmSetup {
 }
 
 impl Config {
+    /// A configuration from an already validated card table.
     pub fn new(table: CardTable, randomness: DeckRandomness) -> Config {
         Config { table: Arc::new(table), randomness }
     }
@@ -89,14 +90,17 @@ impl Config {
         Config::new(table, DeckRandomness::ChaCha)
     }
 
+    /// The card table.
     pub fn table(&self) -> &Arc<CardTable> {
         &self.table
     }
 
+    /// Where the draft's and decks' randomness comes from.
     pub fn randomness(&self) -> DeckRandomness {
         self.randomness
     }
 
+    /// The same configuration with another seeding mode.
     pub fn with_randomness(mut self, randomness: DeckRandomness) -> Config {
         self.randomness = randomness;
         self
@@ -201,6 +205,7 @@ impl LocmGame {
         self.seed
     }
 
+    /// The card table the game plays with.
     pub fn table(&self) -> &Arc<CardTable> {
         &self.table
     }
@@ -354,9 +359,8 @@ impl Game for LocmGame {
                 if battle.winner.is_some() {
                     return;
                 }
-                let mut moves = Vec::new();
-                battle.legal_moves(&self.table, &mut moves);
-                out.extend(moves.into_iter().map(Action::Battle));
+                battle.for_each_move(&self.table, |action| out.push(Action::Battle(action)));
+                out.push(Action::Battle(Move::EndTurn));
             }
         }
     }

@@ -428,7 +428,9 @@ fn greedy_matches_the_plain_definition() {
         best.0
     };
     let mut compared = 0;
-    for seed in 0..30 {
+    let mut chose_item = 0;
+    let mut chose_fight = 0;
+    for seed in 0..100 {
         let mut game = LocmGame::new(&config, seed);
         let mut bots = LocmBots::new([DraftBot::Random, DraftBot::Random], [BattleBot::Greedy; 2]);
         while game.winner().is_none() {
@@ -436,9 +438,74 @@ fn greedy_matches_the_plain_definition() {
             if let (Action::Battle(chosen), View::Battle(view)) = (action, game.view()) {
                 assert_eq!(chosen, plain(&view.battle, game.table()), "seed {seed} tick {}", game.tick());
                 compared += 1;
+                chose_item += usize::from(matches!(chosen, Move::Use { .. }));
+                chose_fight += usize::from(matches!(chosen, Move::Attack { target: 1.., .. }));
             }
             game.step(action).unwrap();
         }
     }
-    assert!(compared > 300, "{compared}");
+    assert!(compared > 1000 && chose_item > 20 && chose_fight > 20, "{compared} {chose_item} {chose_fight}");
+}
+
+#[test]
+fn render_shows_the_draft_then_the_battle() {
+    let config = Config::bundled();
+    let mut game = LocmGame::new(&config, 4);
+    let draft = game.render();
+    assert!(draft.starts_with("tick 0\ndraft: pick 1 of 30, player 0 to choose\n"), "{draft}");
+    let first = game.table().card(game.triples[0][0]).name.clone();
+    assert!(draft.contains(&format!("  0: {first} (")), "{draft}");
+    for _ in 0..2 * PICKS {
+        game.step(Action::Pick(2)).unwrap();
+    }
+    let battle = game.render();
+    assert!(battle.contains("battle: turn 0, player 0 to move"), "{battle}");
+    assert!(battle.contains("player 0: health 30 mana 1/1 deck 25 runes 5 next draw 1"), "{battle}");
+    assert!(battle.contains("player 1: health 30 mana 1/1 deck 25 runes 5 next draw 1"), "{battle}");
+}
+
+/// Move generation against a brute-force oracle: in positions reached by
+/// random play, the generated actions are exactly the actions (over every
+/// instance id, lane and target) that `is_legal` accepts, without repeats.
+#[test]
+fn move_generation_matches_brute_force_legality() {
+    use super::baselines::DraftBot;
+    use super::bots::{BattleBot, LocmBots};
+    let config = Config::bundled();
+    let mut positions = 0;
+    for seed in 0..12 {
+        let mut game = LocmGame::new(&config, 100 + seed);
+        let mut bots = LocmBots::new([DraftBot::Random, DraftBot::Random], [BattleBot::Random; 2]);
+        while game.winner().is_none() {
+            if let Some(battle) = game.battle() {
+                let table = game.table();
+                let mut generated = Vec::new();
+                battle.legal_moves(table, &mut generated);
+                let mut brute = Vec::new();
+                for id in 1..=60u8 {
+                    for lane in 0..3u8 {
+                        brute.push(Move::Summon { instance: id, lane });
+                    }
+                    for target in 0..=60u8 {
+                        brute.push(Move::Attack { attacker: id, target });
+                        brute.push(Move::Use { item: id, target });
+                    }
+                }
+                brute.push(Move::EndTurn);
+                let mut accepted: Vec<Move> =
+                    brute.into_iter().filter(|&action| battle.is_legal(action, table)).collect();
+                let mut sorted = generated.clone();
+                sorted.sort_by_key(|&action| LocmGame::action_code(Action::Battle(action)));
+                accepted.sort_by_key(|&action| LocmGame::action_code(Action::Battle(action)));
+                assert_eq!(sorted, accepted, "seed {seed} tick {}", game.tick());
+                let mut legal = Vec::new();
+                game.legal_actions(&mut legal);
+                assert_eq!(legal.len(), generated.len());
+                positions += 1;
+            }
+            let (action, _) = bots.decide(&game);
+            game.step(action).unwrap();
+        }
+    }
+    assert!(positions > 200, "{positions}");
 }

@@ -83,6 +83,7 @@ pub struct DraftView {
 }
 
 impl DraftView {
+    /// This player's picks so far.
     pub fn picked(&self) -> &[u8] {
         &self.picked[..usize::from(self.n_picked)]
     }
@@ -98,12 +99,16 @@ pub struct BattleView {
 }
 
 impl BattleView {
+    /// What the opponent did in its last turn.
     pub fn opponent_actions(&self) -> &[Performed] {
         &self.opponent_actions[..usize::from(self.n_opponent_actions)]
     }
 }
 
 /// What the player to move may see.
+// Built on the stack once per decision: boxing the battle view would
+// allocate per decision for no gain.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     Draft(DraftView),
