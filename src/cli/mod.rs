@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod flag;
 pub mod snake;
 
+use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
 
 const EXIT_CODES: &str = "\
@@ -54,6 +56,9 @@ pub enum Command {
     /// Measure a planner over many seeded episodes.
     #[command(subcommand)]
     Bench(BenchGame),
+    /// Generate a level and print it in the game's map format.
+    #[command(subcommand)]
+    Gen(GenGame),
 }
 
 #[derive(Debug, Args)]
@@ -81,12 +86,16 @@ pub struct RunArgs {
 pub enum RunGame {
     /// Snake with the bfs-tail planner.
     Snake(SnakeArgs),
+    /// Reach the Flag (default: the bundled round 12, exact planner).
+    Flag(FlagArgs),
 }
 
 #[derive(Debug, Subcommand)]
 pub enum PlayGame {
     /// Play one game of Snake.
     Snake(PlaySnake),
+    /// Play one game of Reach the Flag.
+    Flag(PlayFlag),
 }
 
 /// The options of `tickbot play` that every game shares.
@@ -136,6 +145,15 @@ pub enum ReplayCommand {
 pub enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
+    /// Reach the Flag: GA generations and time per generation over seeds, or the exact
+    /// solver's time per map.
+    Flag(BenchFlag),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GenGame {
+    /// A random solvable Reach the Flag map (a random walk; tiles from its entry counts).
+    Flag(GenFlag),
 }
 
 /// Parses `WxH`, e.g. `10x10`.
