@@ -351,6 +351,13 @@ impl<'a> Search<'a> {
 
     /// Whether the position can still be won as far as cheap tests tell:
     /// every owed tile and the flag reachable, no dead end short of entries.
+    ///
+    /// When the player stands on a fallen tile it can never come back to
+    /// it, so the tiles still owed and the flag must all lie in one piece of
+    /// the board without that cell: the fill starts from the flag and must
+    /// reach a neighbour of the player. Otherwise (the player on a stone, the
+    /// flag, or a cracked tile with an entry left) the fill starts from the
+    /// player.
     fn may_be_won(&mut self) -> bool {
         let solver = self.solver;
         self.stamp = self.stamp.wrapping_add(1);
@@ -359,16 +366,23 @@ impl<'a> Search<'a> {
             self.stamp = 1;
         }
         let stamp = self.stamp;
+        let here = self.position;
+        let from = if self.is_standing(here) { here } else { solver.flag };
         self.queue.clear();
-        self.queue.push(self.position);
-        self.seen_stamp[usize::from(self.position)] = stamp;
-        let mut live_reached = u32::from(self.visits[usize::from(self.position)] > 0);
+        self.queue.push(from);
+        self.seen_stamp[usize::from(from)] = stamp;
+        let mut live_reached = u32::from(self.visits[usize::from(from)] > 0);
+        let mut touches_player = from == here;
         let mut head = 0;
         while head < self.queue.len() {
             let cell = self.queue[head];
             head += 1;
             for next in solver.neighbours[usize::from(cell)] {
-                if next == NO_CELL || self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
+                if next == NO_CELL {
+                    continue;
+                }
+                touches_player |= next == here;
+                if self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
                     continue;
                 }
                 self.seen_stamp[usize::from(next)] = stamp;
@@ -378,12 +392,12 @@ impl<'a> Search<'a> {
                 // and left to it: n, t, n, t, ..., n. Checked here, as the
                 // fill meets each live tile once.
                 let owed = self.visits[usize::from(next)];
-                if owed > 0 && next != self.position && !self.dead_end_has_room(next, owed) {
+                if owed > 0 && next != here && !self.dead_end_has_room(next, owed) {
                     return false;
                 }
             }
         }
-        live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp
+        touches_player && live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp
     }
 
     fn dead_end_has_room(&self, tile: u16, owed: u8) -> bool {
