@@ -203,11 +203,7 @@ pub fn play(args: PlayFlag) -> Result<Exit, Failure> {
     args.flag.planner.planner(&config)?;
     let level = Arc::clone(&config);
     let planner_args = args.flag.planner;
-    play_one::<FlagGame, _>(
-        config,
-        move || planner_args.planner(&level).expect("checked above"),
-        &args.options,
-    )
+    play_one::<FlagGame, _>(config, move || planner_args.planner(&level).expect("checked above"), &args.options)
 }
 
 pub fn run(run_args: &RunArgs, flag_args: &FlagArgs) -> Result<Exit, Failure> {
@@ -334,7 +330,10 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
     if args.json {
         print_json(&report)?;
     } else {
-        println!("{:<32} {:>6} {:>4} {:>4} {:>4} {:>12} {:>6} {:>10} {:>10}", "map", "size", "1", "2", "3", "verdict", "moves", "nodes", "ms");
+        println!(
+            "{:<32} {:>6} {:>4} {:>4} {:>4} {:>12} {:>6} {:>10} {:>10}",
+            "map", "size", "1", "2", "3", "verdict", "moves", "nodes", "ms"
+        );
         for map in &report.per_map {
             let moves = map.moves.map_or("-".to_string(), |moves| moves.to_string());
             println!(

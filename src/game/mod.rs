@@ -104,9 +104,7 @@ impl GameSpec {
         match self {
             GameSpec::Snake(_) => snake::SnakeGame::NAME,
             GameSpec::Flag(_) => flag::FlagGame::NAME,
-            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 
@@ -114,9 +112,7 @@ impl GameSpec {
         match self {
             GameSpec::Snake(config) => visitor.visit::<snake::SnakeGame>(config),
             GameSpec::Flag(config) => visitor.visit::<flag::FlagGame>(config),
-            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => {
-                match *never {}
-            }
+            GameSpec::Slide(never) | GameSpec::Pipes(never) | GameSpec::Locm(never) => match *never {},
         }
     }
 }

@@ -119,12 +119,7 @@ impl GaSettings {
         } else {
             Scheme::Generational { parents: self.parents, elites: self.elites }
         };
-        GaParams {
-            population: self.population,
-            scheme,
-            max_generations: self.max_generations,
-            parallel: self.parallel,
-        }
+        GaParams { population: self.population, scheme, max_generations: self.max_generations, parallel: self.parallel }
     }
 
     /// Checks the parameters the way the engine will.
@@ -347,13 +342,7 @@ impl GeneticPlanner {
     /// Fails on parameters the engine refuses.
     pub fn new(config: &Config, settings: GaSettings) -> Result<GeneticPlanner, GaError> {
         settings.validate()?;
-        Ok(GeneticPlanner {
-            settings,
-            params: settings.params(config),
-            plan: Vec::new(),
-            next_move: 0,
-            expected: None,
-        })
+        Ok(GeneticPlanner { settings, params: settings.params(config), plan: Vec::new(), next_move: 0, expected: None })
     }
 }
 
