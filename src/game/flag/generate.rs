@@ -74,7 +74,7 @@ const ATTEMPTS: u32 = 200;
 pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
     let (width, height) = (settings.width, settings.height);
     let n_cells = usize::from(width) * usize::from(height);
-    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE || n_cells < 2 || n_cells > MAX_CELLS {
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE || !(2..=MAX_CELLS).contains(&n_cells) {
         return Err(GenError::Size(width, height));
     }
     if !(1..=100).contains(&settings.fill_percent) || settings.cracked_percent > 100 {
