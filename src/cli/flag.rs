@@ -237,6 +237,9 @@ pub struct BenchFlag {
     /// exact: stones in each generated map.
     #[arg(long, default_value_t = 0)]
     pub stones: usize,
+    /// exact: give up on a map after this long (its verdict is then "timeout").
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub limit_ms: u64,
     /// ga: number of runs; run i is seeded from (seed, i).
     #[arg(long, default_value_t = 30)]
     pub seeds: u64,
@@ -326,7 +329,8 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
             maps.push((format!("generated {width}x{height} seed {seed}"), generated.config()));
         }
     }
-    let report = bench::bench_flag_exact(&maps).exit_code(Exit::Runtime)?;
+    let limit = std::time::Duration::from_millis(args.limit_ms);
+    let report = bench::bench_flag_exact(&maps, limit).exit_code(Exit::Runtime)?;
     if args.json {
         print_json(&report)?;
     } else {
@@ -342,8 +346,16 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
             );
         }
         println!(
-            "{} maps: {} solved, {} without solution; total {:.3} ms, median {:.3} ms, max {:.3} ms",
-            report.maps, report.solved, report.no_solution, report.total_ms, report.median_ms, report.max_ms
+            "{} maps: {} solved, {} without solution, {} timed out (limit {} ms); total {:.3} ms, median {:.3} ms, \
+             max {:.3} ms",
+            report.maps,
+            report.solved,
+            report.no_solution,
+            report.timeout,
+            report.limit_ms,
+            report.total_ms,
+            report.median_ms,
+            report.max_ms
         );
     }
     Ok(Exit::Success)
