@@ -21,7 +21,8 @@
 //!   player over tiles that have not fallen;
 //! - a tile with a single usable neighbour must be entered from it and left
 //!   to it, so that neighbour must have enough entries left;
-//! - a transposition table (position and remaining entries, Zobrist-hashed)
+//! - a transposition table (position and remaining entries, Zobrist-hashed
+//!   to 63 bits; a collision could wrongly cut a state, at odds of ~2^-40)
 //!   remembers the largest cost budget a state is known to fail with, so a
 //!   state reached again by another order is not searched again. Stones make
 //!   such repeats common.
@@ -29,8 +30,6 @@
 //! Moves are tried cheapest first, then towards the tile with the fewest
 //! usable neighbours (Warnsdorff's rule). Nothing is allocated per node: the
 //! state is updated in place and undone, candidates share one stack.
-
-use std::collections::HashMap;
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::game::Game;
@@ -41,9 +40,11 @@ use crate::rng::GameRng;
 const INFINITE: u32 = u32::MAX;
 /// Returned up the search once a solution is found.
 const FOUND: u32 = u32::MAX - 1;
-/// Transposition-table entries kept at most (about 40 MB); past that, new
-/// states are no longer remembered, which costs time, never correctness.
-const MAX_TABLE_ENTRIES: usize = 2_000_000;
+/// Transposition-table slots at first, and at most (16 bytes each: 64 MB).
+/// The table grows fourfold whenever the search has made 8 times as many
+/// nodes as it has slots, so small levels never pay for a large table.
+const FIRST_TABLE_SLOTS: usize = 1 << 12;
+const MAX_TABLE_SLOTS: usize = 1 << 22;
 /// Nodes between two looks at the budget.
 const BUDGET_POLL_NODES: u64 = 4096;
 
@@ -263,6 +264,7 @@ struct Candidate {
     target: u16,
     cost: u32,
     usable_neighbours: u8,
+    tie: u8,
 }
 
 /// The mutable state of one solve: updated in place and undone.
@@ -280,8 +282,11 @@ struct Search<'a> {
     /// The entries made so far, in order.
     entries: Vec<u16>,
     candidates: Vec<Candidate>,
-    /// Largest cost budget each state is known to fail with.
-    table: HashMap<u64, u32>,
+    /// Largest cost budget each state is known to fail with, in a
+    /// direct-mapped table indexed by the low bits of the state's key: a new
+    /// state replaces whatever shared its slot (forgetting costs time, never
+    /// correctness). Key 0 marks an empty slot.
+    table: Vec<(u64, u32)>,
     /// Flood-fill scratch: a cell is seen in this fill when its stamp equals `stamp`.
     seen_stamp: Vec<u32>,
     stamp: u32,
@@ -313,7 +318,7 @@ impl<'a> Search<'a> {
             hash,
             entries: Vec::with_capacity(visits.len() * 2),
             candidates: Vec::with_capacity(64 * 4),
-            table: HashMap::new(),
+            table: vec![(0, 0); FIRST_TABLE_SLOTS],
             seen_stamp: vec![0; visits.len()],
             stamp: 0,
             queue: Vec::with_capacity(visits.len()),
@@ -448,11 +453,9 @@ impl<'a> Search<'a> {
             // The estimate is exact here: the walk to the flag.
             return FOUND;
         }
-        let key = self.hash;
-        let known_fail = self.table.get(&key).copied();
-        if let Some(failed_budget) = known_fail
-            && failed_budget >= bound - spent
-        {
+        let key = self.hash | 1;
+        let (slot_key, failed_budget) = self.table[key as usize & (self.table.len() - 1)];
+        if slot_key == key && failed_budget >= bound - spent {
             return if failed_budget == INFINITE { INFINITE } else { spent + failed_budget + 1 };
         }
         if !self.may_be_won() {
@@ -465,13 +468,17 @@ impl<'a> Search<'a> {
         for &(target, cost) in
             &solver.macro_targets[solver.macro_start[here] as usize..solver.macro_start[here + 1] as usize]
         {
-            if self.visits[usize::from(target)] > 0 {
+            let owed = self.visits[usize::from(target)];
+            if owed > 0 {
                 let usable_neighbours = self.usable_neighbours(target);
-                self.candidates.push(Candidate { target, cost, usable_neighbours });
+                // Tie-break: a tile that will not fall when entered now first.
+                let tie = u8::from(owed == 1);
+                self.candidates.push(Candidate { target, cost, usable_neighbours, tie });
             }
         }
-        self.candidates[first..]
-            .sort_by_key(|candidate| (candidate.cost, candidate.usable_neighbours, candidate.target));
+        self.candidates[first..].sort_by_key(|candidate| {
+            (candidate.cost, candidate.tie, candidate.usable_neighbours, candidate.target)
+        });
         let mut smallest_over = INFINITE;
         for index in first..self.candidates.len() {
             let candidate = self.candidates[index];
@@ -494,10 +501,17 @@ impl<'a> Search<'a> {
     }
 
     fn remember(&mut self, key: u64, failed_budget: u32) {
-        if self.table.len() < MAX_TABLE_ENTRIES || self.table.contains_key(&key) {
-            let entry = self.table.entry(key).or_insert(0);
-            *entry = (*entry).max(failed_budget);
+        if self.nodes > 8 * self.table.len() as u64 && self.table.len() < MAX_TABLE_SLOTS {
+            let bigger = self.table.len() * 4;
+            let old = std::mem::replace(&mut self.table, vec![(0, 0); bigger]);
+            for (old_key, old_budget) in old.into_iter().filter(|&(old_key, _)| old_key != 0) {
+                self.table[old_key as usize & (bigger - 1)] = (old_key, old_budget);
+            }
         }
+        let slot = key as usize & (self.table.len() - 1);
+        let (slot_key, slot_budget) = self.table[slot];
+        let budget = if slot_key == key { slot_budget.max(failed_budget) } else { failed_budget };
+        self.table[slot] = (key, budget);
     }
 
     /// Moves to `target` and takes one of its entries; returns the position
