@@ -237,6 +237,12 @@ pub struct BenchFlag {
     /// exact: stones in each generated map.
     #[arg(long, default_value_t = 0)]
     pub stones: usize,
+    /// exact: the generator's --fill for generated maps (percent of cells walked).
+    #[arg(long, default_value_t = 70, value_name = "PERCENT")]
+    pub fill: u32,
+    /// exact: the generator's --cracked for generated maps (re-entry chance, percent).
+    #[arg(long, default_value_t = 10, value_name = "PERCENT")]
+    pub cracked: u32,
     /// exact: give up on a map after this long (its verdict is then "timeout").
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     pub limit_ms: u64,
@@ -324,7 +330,12 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
     };
     if let Some((width, height)) = args.generated {
         for seed in 0..args.count {
-            let settings = GenSettings { stones: args.stones, ..GenSettings::new(width, height, seed) };
+            let settings = GenSettings {
+                stones: args.stones,
+                fill_percent: args.fill,
+                cracked_percent: args.cracked,
+                ..GenSettings::new(width, height, seed)
+            };
             let generated = generate(&settings).exit_code(Exit::BadInput)?;
             maps.push((format!("generated {width}x{height} seed {seed}"), generated.config()));
         }

@@ -476,9 +476,8 @@ impl<'a> Search<'a> {
                 self.candidates.push(Candidate { target, cost, usable_neighbours, tie });
             }
         }
-        self.candidates[first..].sort_by_key(|candidate| {
-            (candidate.cost, candidate.tie, candidate.usable_neighbours, candidate.target)
-        });
+        self.candidates[first..]
+            .sort_by_key(|candidate| (candidate.cost, candidate.tie, candidate.usable_neighbours, candidate.target));
         let mut smallest_over = INFINITE;
         for index in first..self.candidates.len() {
             let candidate = self.candidates[index];
