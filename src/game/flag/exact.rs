@@ -654,6 +654,96 @@ mod tests {
     }
 
     #[test]
+    fn generated_maps_are_solved_no_longer_than_their_walk() {
+        use crate::game::flag::generate::{GenSettings, generate};
+        for seed in 0..40 {
+            for (width, height, stones) in [(6, 5, 0), (6, 6, 2), (5, 5, 0)] {
+                let generated = generate(&GenSettings { stones, ..GenSettings::new(width, height, seed) }).unwrap();
+                let config = generated.config();
+                let game = FlagGame::new(&config, 0);
+                let solution =
+                    ExactSolver::new(&config).solve(game.visits(), game.position(), &Budget::unlimited()).unwrap();
+                let Verdict::Solved(moves) = solution.verdict else {
+                    panic!("seed {seed} {width}x{height}: the generator's walk wins, yet no solution")
+                };
+                assert!(
+                    moves.len() <= generated.walk.len(),
+                    "seed {seed}: {} > walk {}",
+                    moves.len(),
+                    generated.walk.len()
+                );
+                let played = super::super::play_moves(&config, &moves).expect("legal moves");
+                assert!(matches!(played.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won));
+            }
+        }
+    }
+
+    /// The length of a shortest win by breadth-first search over whole game
+    /// states: the naive oracle.
+    fn oracle(config: &Config) -> Option<usize> {
+        use std::collections::{HashSet, VecDeque};
+        let start = FlagGame::new(config, 0);
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(start, 0usize)]);
+        let mut legal = Vec::new();
+        while let Some((game, depth)) = queue.pop_front() {
+            if matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won) {
+                return Some(depth);
+            }
+            legal.clear();
+            game.legal_actions(&mut legal);
+            for &dir in &legal {
+                let mut next = game.clone();
+                next.step(dir).unwrap();
+                if seen.insert((next.position(), next.visits().to_vec())) {
+                    queue.push_back((next, depth + 1));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn agrees_with_a_naive_oracle_on_random_small_boards() {
+        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Stone];
+        let mut rng = GameRng::from_seed(11);
+        let (mut solvable, mut unsolvable) = (0, 0);
+        for case in 0..400 {
+            let (width, height) = (3 + rng.below(2) as u16, 3);
+            let n_cells = usize::from(width * height);
+            let mut setup = super::super::FlagSetup {
+                width,
+                height,
+                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
+                start_col: 0,
+                start_row: 0,
+            };
+            let flag = rng.below(n_cells as u32) as usize;
+            setup.tiles[flag] = Tile::Flag;
+            let start = rng.below(n_cells as u32) as usize;
+            if setup.tiles[start] == Tile::Hole {
+                setup.tiles[start] = Tile::Fragile;
+            }
+            (setup.start_col, setup.start_row) =
+                ((start % usize::from(width)) as u16, (start / usize::from(width)) as u16);
+            let config = Config::try_from(setup).unwrap();
+            let game = FlagGame::new(&config, 0);
+            if game.status() != Status::Running {
+                continue;
+            }
+            let solution =
+                ExactSolver::new(&config).solve(game.visits(), game.position(), &Budget::unlimited()).unwrap();
+            let found = match solution.verdict {
+                Verdict::Solved(moves) => Some(moves.len()),
+                Verdict::NoSolution => None,
+            };
+            assert_eq!(found, oracle(&config), "case {case}:\n{}", game.render());
+            if found.is_some() { solvable += 1 } else { unsolvable += 1 }
+        }
+        assert!(solvable > 50 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable: widen the sample");
+    }
+
+    #[test]
     fn plans_from_the_state_it_is_given() {
         let text = "start 0 0\n1111\n1111\n111F";
         let config = Config::parse(text).unwrap();
