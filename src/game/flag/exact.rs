@@ -81,6 +81,9 @@ pub struct ExactSolver {
     /// permanent tiles only.
     macro_start: Vec<u32>,
     macro_targets: Vec<(u16, u32)>,
+    /// Fragile and cracked tiles with a permanent neighbour: the only ones
+    /// that can be reachable with no other way in (see `lower_bound`).
+    near_permanent: Vec<u16>,
     /// Fewest moves from a cell to the flag over permanent tiles only;
     /// [`INFINITE`] if there is no such walk. 0 on the flag.
     flag_cost: Vec<u32>,
@@ -151,6 +154,12 @@ impl ExactSolver {
             macro_targets[first..].sort_by_key(|&(target, cost)| (cost, target));
         }
         macro_start.push(macro_targets.len() as u32);
+        let near_permanent = (0..n_cells as u16)
+            .filter(|&cell| matches!(config.tile(cell), Tile::Fragile | Tile::Cracked))
+            .filter(|&cell| {
+                neighbours[usize::from(cell)].iter().any(|&next| next != NO_CELL && permanent[usize::from(next)])
+            })
+            .collect();
         let mut keys = GameRng::from_seed(0x5EED_F1A6);
         let entry_keys = (0..3 * n_cells).map(|_| keys.next_u64()).collect();
         let position_keys = (0..n_cells).map(|_| keys.next_u64()).collect();
@@ -162,6 +171,7 @@ impl ExactSolver {
             neighbours,
             macro_start,
             macro_targets,
+            near_permanent,
             flag_cost,
             entry_keys,
             position_keys,
@@ -342,12 +352,38 @@ impl<'a> Search<'a> {
         // this one, and the last entry is the flag.
         let other_entries = self.remaining_by_colour[1 - same] + u32::from(flag_colour != same);
         let same_entries = self.remaining_by_colour[same] + u32::from(flag_colour == same);
-        let mut bound = (self.remaining + 1).max((2 * other_entries).saturating_sub(1)).max(2 * same_entries);
+        // A tile whose every way in is a permanent tile (no live fragile or
+        // cracked neighbour, and not beside the player) is entered from a
+        // stone or the flag each time: one permanent entry before each of its
+        // entries (the first may be the cell the player stands on), and the
+        // final flag entry comes after them all.
+        let mut walled_entries = 0;
+        for &tile in &solver.near_permanent {
+            let owed = self.visits[usize::from(tile)];
+            if owed > 0 && self.is_walled_in(tile) {
+                walled_entries += u32::from(owed);
+            }
+        }
+        let on_permanent = u32::from(solver.permanent[here]);
+        let permanent_entries = 1 + walled_entries.saturating_sub(on_permanent);
+        let mut bound = (self.remaining + permanent_entries)
+            .max((2 * other_entries).saturating_sub(1))
+            .max(2 * same_entries);
         let parity = u32::from(same != flag_colour);
         if bound % 2 != parity {
             bound += 1;
         }
         bound
+    }
+
+    /// Whether no fragile or cracked tile can lead into `tile` any more: its
+    /// neighbours are permanent, fallen or holes, and the player is not on one.
+    fn is_walled_in(&self, tile: u16) -> bool {
+        self.solver.neighbours[usize::from(tile)].iter().all(|&next| {
+            next == NO_CELL
+                || (next != self.position
+                    && (self.solver.permanent[usize::from(next)] || self.visits[usize::from(next)] == 0))
+        })
     }
 
     fn is_standing(&self, cell: u16) -> bool {
