@@ -14,22 +14,33 @@
 //!
 //! IDA* over the total number of moves, with these lower bounds and cuts:
 //! - every remaining entry costs a move, and the last move enters the flag;
+//! - a tile that only permanent tiles can lead into costs a permanent entry
+//!   before each of its entries;
 //! - the grid is bipartite: moves alternate cell colours, so the entries still
 //!   owed on each colour bound the length, and its parity is fixed by the
 //!   colours of the player's cell and the flag;
-//! - every tile still owed an entry, and the flag, must be reachable from the
-//!   player over tiles that have not fallen;
+//! - every tile still owed an entry, and the flag, must be reachable over
+//!   tiles that have not fallen; when the player stands on a fallen tile
+//!   (never to return), they must all lie in one piece of the board without it;
 //! - a tile with a single usable neighbour must be entered from it and left
 //!   to it, so that neighbour must have enough entries left;
 //! - a transposition table (position and remaining entries, Zobrist-hashed
 //!   to 63 bits; a collision could wrongly cut a state, at odds of ~2^-40)
 //!   remembers the largest cost budget a state is known to fail with, so a
-//!   state reached again by another order is not searched again. Stones make
-//!   such repeats common.
+//!   state reached again by another order is not searched again.
 //!
-//! Moves are tried cheapest first, then towards the tile with the fewest
-//! usable neighbours (Warnsdorff's rule). Nothing is allocated per node: the
-//! state is updated in place and undone, candidates share one stack.
+//! Among the entries possible next, the cheapest are tried first, then
+//! cracked tiles that keep an entry, then the tile with the fewest usable
+//! neighbours (Warnsdorff's rule). Nothing is allocated per node: the state
+//! is updated in place and undone, candidates share one stack.
+//!
+//! Tests check it against a naive breadth-first search over whole game
+//! states on random small boards, solvable and not.
+//!
+//! Known limit: the search is exponential in the worst case. Boards of about
+//! 10×10 with many cracked tiles or with stones can take seconds or more when
+//! the optimum exceeds the first lower bound, because each cheaper bound
+//! must be refuted exhaustively; the planner honours its time budget.
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::game::Game;
