@@ -377,9 +377,8 @@ impl<'a> Search<'a> {
         }
         let on_permanent = u32::from(solver.permanent[here]);
         let permanent_entries = 1 + walled_entries.saturating_sub(on_permanent);
-        let mut bound = (self.remaining + permanent_entries)
-            .max((2 * other_entries).saturating_sub(1))
-            .max(2 * same_entries);
+        let mut bound =
+            (self.remaining + permanent_entries).max((2 * other_entries).saturating_sub(1)).max(2 * same_entries);
         let parity = u32::from(same != flag_colour);
         if bound % 2 != parity {
             bound += 1;
