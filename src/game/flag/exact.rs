@@ -311,6 +311,12 @@ struct Search<'a> {
     /// Flood-fill scratch: a cell is seen in this fill when its stamp equals `stamp`.
     seen_stamp: Vec<u32>,
     stamp: u32,
+    /// Entries of a cell that dead ends hanging off it need, valid where
+    /// `demand_stamp` equals `stamp`.
+    demand: Vec<u32>,
+    demand_stamp: Vec<u32>,
+    /// Returns to the player's cell that the pieces beside it need.
+    returns_needed: u32,
     queue: Vec<u16>,
     nodes: u64,
     stopped: Option<PlanError>,
@@ -342,6 +348,9 @@ impl<'a> Search<'a> {
             table: vec![(0, 0); FIRST_TABLE_SLOTS],
             seen_stamp: vec![0; visits.len()],
             stamp: 0,
+            demand: vec![0; visits.len()],
+            demand_stamp: vec![0; visits.len()],
+            returns_needed: 0,
             queue: Vec::with_capacity(visits.len()),
             nodes: 0,
             stopped: None,
@@ -400,34 +409,78 @@ impl<'a> Search<'a> {
         self.solver.permanent[usize::from(cell)] || self.visits[usize::from(cell)] > 0
     }
 
-    /// Whether the position can still be won as far as cheap tests tell:
-    /// every owed tile and the flag reachable, no dead end short of entries.
+    /// Whether the position can still be won as far as cheap tests tell.
     ///
-    /// When the player stands on a fallen tile it can never come back to
-    /// it, so the tiles still owed and the flag must all lie in one piece of
-    /// the board without that cell: the fill starts from the flag and must
-    /// reach a neighbour of the player. Otherwise (the player on a stone, the
-    /// flag, or a cracked tile with an entry left) the fill starts from the
-    /// player.
+    /// Every owed tile and the flag must be reachable over tiles that have
+    /// not fallen. When the player stands on a fragile or cracked tile, the
+    /// board without that cell falls into pieces: the flag's piece, reached
+    /// last, and others the player can only visit and come back from, each
+    /// return taking one of the entries the player's tile has left (a fallen
+    /// tile has none, so everything must then be in the flag's piece).
+    ///
+    /// A tile with one usable neighbour `n` is entered from `n` and left to
+    /// it (`n, t, n, t, ..., n`): all such tiles hanging off `n` need that
+    /// many entries of `n`.
     fn may_be_won(&mut self) -> bool {
         let solver = self.solver;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen_stamp.fill(0);
+            self.demand_stamp.fill(0);
             self.stamp = 1;
         }
         let stamp = self.stamp;
         let here = self.position;
-        let from = if self.is_standing(here) { here } else { solver.flag };
+        if solver.permanent[usize::from(here)] {
+            // The player can come back here at will: one piece through it.
+            let Some((live_reached, _)) = self.fill(here) else { return false };
+            return live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp;
+        }
+        self.seen_stamp[usize::from(here)] = stamp;
+        self.returns_needed = 0;
+        let Some((mut live_reached, touches_player)) = self.fill(solver.flag) else { return false };
+        if !touches_player {
+            return false;
+        }
+        for next in solver.neighbours[usize::from(here)] {
+            if next == NO_CELL || self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
+                continue;
+            }
+            let Some((reached, _)) = self.fill(next) else { return false };
+            // A piece with nothing owed (stones only) need not be visited.
+            live_reached += reached;
+            self.returns_needed += u32::from(reached > 0);
+        }
+        // The player's own tile, if it still owes entries, is live too.
+        let owed_here = self.visits[usize::from(here)];
+        live_reached += u32::from(owed_here > 0);
+        live_reached == self.live_cells && self.returns_needed <= u32::from(owed_here)
+    }
+
+    /// Breadth-first fill from `from` over standing cells not yet seen in
+    /// this call. Returns the live cells reached and whether the piece
+    /// touches the player's cell, or `None` when a dead end is short of
+    /// entries.
+    fn fill(&mut self, from: u16) -> Option<(u32, bool)> {
+        let solver = self.solver;
+        let stamp = self.stamp;
+        let here = self.position;
         self.queue.clear();
         self.queue.push(from);
         self.seen_stamp[usize::from(from)] = stamp;
-        let mut live_reached = u32::from(self.visits[usize::from(from)] > 0);
+        let mut live_reached = 0;
         let mut touches_player = from == here;
         let mut head = 0;
         while head < self.queue.len() {
             let cell = self.queue[head];
             head += 1;
+            let owed = self.visits[usize::from(cell)];
+            if owed > 0 {
+                live_reached += 1;
+                if cell != here && !self.dead_end_has_room(cell, owed) {
+                    return None;
+                }
+            }
             for next in solver.neighbours[usize::from(cell)] {
                 if next == NO_CELL {
                     continue;
@@ -437,26 +490,20 @@ impl<'a> Search<'a> {
                     continue;
                 }
                 self.seen_stamp[usize::from(next)] = stamp;
-                live_reached += u32::from(self.visits[usize::from(next)] > 0);
                 self.queue.push(next);
-                // A live tile with one usable neighbour is entered from it
-                // and left to it: n, t, n, t, ..., n. Checked here, as the
-                // fill meets each live tile once.
-                let owed = self.visits[usize::from(next)];
-                if owed > 0 && next != here && !self.dead_end_has_room(next, owed) {
-                    return false;
-                }
             }
         }
-        touches_player && live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp
+        Some((live_reached, touches_player))
     }
 
-    fn dead_end_has_room(&self, tile: u16, owed: u8) -> bool {
+    /// The dead-end rule for live `tile`, accumulated per neighbour.
+    fn dead_end_has_room(&mut self, tile: u16, owed: u8) -> bool {
         let solver = self.solver;
+        let here = self.position;
         let mut usable = 0;
         let mut only = NO_CELL;
         for next in solver.neighbours[usize::from(tile)] {
-            if next != NO_CELL && (next == self.position || self.is_standing(next)) {
+            if next != NO_CELL && (next == here || self.is_standing(next)) {
                 usable += 1;
                 only = next;
             }
@@ -464,8 +511,19 @@ impl<'a> Search<'a> {
         if usable != 1 || solver.permanent[usize::from(only)] {
             return usable > 0;
         }
-        let at_it = u32::from(only == self.position);
-        u32::from(self.visits[usize::from(only)]) + at_it > u32::from(owed)
+        if only == here {
+            // A piece of its own beside the player: each entry is a trip out
+            // and back. The first trip is counted as the piece's return.
+            self.returns_needed += u32::from(owed) - 1;
+            return true;
+        }
+        let index = usize::from(only);
+        if self.demand_stamp[index] != self.stamp {
+            self.demand_stamp[index] = self.stamp;
+            self.demand[index] = 0;
+        }
+        self.demand[index] += u32::from(owed);
+        self.demand[index] < u32::from(self.visits[index])
     }
 
     fn usable_neighbours(&self, tile: u16) -> u8 {
@@ -727,8 +785,11 @@ mod tests {
     /// The length of a shortest win by breadth-first search over whole game
     /// states: the naive oracle.
     fn oracle(config: &Config) -> Option<usize> {
+        oracle_from(FlagGame::new(config, 0))
+    }
+
+    fn oracle_from(start: FlagGame) -> Option<usize> {
         use std::collections::{HashSet, VecDeque};
-        let start = FlagGame::new(config, 0);
         let mut seen = HashSet::new();
         let mut queue = VecDeque::from([(start, 0usize)]);
         let mut legal = Vec::new();
@@ -787,6 +848,59 @@ mod tests {
             if found.is_some() { solvable += 1 } else { unsolvable += 1 }
         }
         assert!(solvable > 50 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable: widen the sample");
+    }
+
+    /// Every state reachable on random small boards: the bound never exceeds
+    /// the true distance to a win, and the cuts never drop a winnable state.
+    #[test]
+    fn bounds_and_cuts_are_sound_in_every_reachable_state() {
+        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Cracked, Tile::Stone];
+        let mut rng = GameRng::from_seed(5);
+        let budget = Budget::unlimited();
+        let mut checked = 0;
+        for _ in 0..60 {
+            let (width, height) = (3, 3);
+            let n_cells = usize::from(width * height);
+            let mut setup = super::super::FlagSetup {
+                width,
+                height,
+                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
+                start_col: 0,
+                start_row: 0,
+            };
+            setup.tiles[rng.below(n_cells as u32) as usize] = Tile::Flag;
+            let start = rng.below(n_cells as u32) as usize;
+            if setup.tiles[start] == Tile::Hole {
+                setup.tiles[start] = Tile::Cracked;
+            }
+            (setup.start_col, setup.start_row) = ((start % 3) as u16, (start / 3) as u16);
+            let config = Config::try_from(setup).unwrap();
+            let solver = ExactSolver::new(&config);
+            let mut pending = vec![FlagGame::new(&config, 0)];
+            let mut seen = std::collections::HashSet::new();
+            let mut legal = Vec::new();
+            while let Some(game) = pending.pop() {
+                if game.status() != Status::Running {
+                    continue;
+                }
+                let mut search = Search::new(&solver, game.visits(), game.position(), &budget);
+                if let Some(distance) = oracle_from(game.clone()) {
+                    checked += 1;
+                    assert!(search.lower_bound() as usize <= distance, "bound too high:\n{}", game.render());
+                    assert!(search.remaining == 0 || search.may_be_won(), "winnable state cut:\n{}", game.render());
+                }
+                legal.clear();
+                game.legal_actions(&mut legal);
+                for &dir in &legal {
+                    let mut next = game.clone();
+                    next.step(dir).unwrap();
+                    if seen.insert((next.position(), next.visits().to_vec())) {
+                        pending.push(next);
+                    }
+                }
+            }
+        }
+        assert!(checked > 200, "only {checked} winnable states checked");
     }
 
     #[test]
