@@ -16,7 +16,9 @@ use tickbot::replay::{self, ReplayError};
 use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-use crate::cli::{self, BenchGame, Cli, Command, MatchGame, PlayGame, PlayOptions, ReplayCommand, RunArgs, RunGame};
+use crate::cli::{
+    self, BenchGame, Cli, Command, GenGame, MatchGame, PlayGame, PlayOptions, ReplayCommand, RunArgs, RunGame,
+};
 
 /// The documented exit codes (see `tickbot --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +49,7 @@ impl<T, E: Into<anyhow::Error>> ExitOnError<T> for Result<T, E> {
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
-    let writes_log = !matches!(cli.command, Command::Replay(_));
+    let writes_log = !matches!(cli.command, Command::Replay(_) | Command::Gen(_));
     let log = LogConfig { level: cli.log_level.clone(), dir: writes_log.then(|| cli.log_dir.clone()) };
     if let Err(error) = telemetry::init(&log) {
         let code = match error {
@@ -59,19 +61,23 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Run(args) => match &args.game {
             Some(RunGame::Snake(snake_args)) => cli::snake::run(&args, snake_args),
+            Some(RunGame::Flag(flag_args)) => cli::flag::run(&args, flag_args),
             Some(RunGame::Slide(slide_args)) => cli::slide::run(&args, slide_args),
             Some(RunGame::Locm(locm_args)) => cli::locm::run(&args, locm_args),
             None => cli::snake::run(&args, &cli::snake::SnakeArgs::default()),
         },
         Command::Play(PlayGame::Snake(args)) => cli::snake::play(args),
+        Command::Play(PlayGame::Flag(args)) => cli::flag::play(args),
         Command::Play(PlayGame::Slide(args)) => cli::slide::play(args),
         Command::Play(PlayGame::Locm(args)) => cli::locm::play(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
         Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
+        Command::Bench(BenchGame::Flag(args)) => cli::flag::bench(args),
         Command::Bench(BenchGame::Slide(args)) => cli::slide::bench(args),
         Command::Bench(BenchGame::Locm(args)) => cli::locm::bench(args),
         Command::Match(MatchGame::Locm(args)) => cli::locm::run_match(args),
+        Command::Gen(GenGame::Flag(args)) => cli::flag::gen_map(args),
     }
 }
 

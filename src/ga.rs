@@ -191,9 +191,7 @@ impl<'p, P: Problem> Evolution<'p, P> {
     pub fn step(&mut self) {
         match self.params.scheme {
             Scheme::Generational { parents, elites } => self.step_generational(parents, elites, false),
-            Scheme::GenerationalMutatingElites { parents, elites } => {
-                self.step_generational(parents, elites, true)
-            }
+            Scheme::GenerationalMutatingElites { parents, elites } => self.step_generational(parents, elites, true),
             Scheme::Plus { crossover_percent } => self.step_plus(crossover_percent),
         }
         self.generation += 1;

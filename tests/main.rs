@@ -2,6 +2,7 @@
 //! the CLI end to end, and the architecture's invariants.
 
 mod cli;
+mod flag;
 mod golden;
 mod locm;
 mod replay_props;

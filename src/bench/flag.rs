@@ -4,13 +4,13 @@
 //! Generation counts and verdicts depend only on the seeds and maps; the
 //! times depend on the machine (and on what else it runs).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use crate::ga::GaError;
 use crate::game::Game;
-use crate::game::flag::exact::{ExactSolver, Verdict};
+use crate::game::flag::exact::{ExactSolver, Solution, Verdict};
 use crate::game::flag::ga::{GaSettings, evolve};
 use crate::game::flag::{self, FlagGame};
 use crate::plan::{Budget, PlanError, format_params};
@@ -143,7 +143,7 @@ pub struct ExactMapReport {
     pub fragile: usize,
     pub cracked: usize,
     pub stones: usize,
-    /// `"solved"` or `"no solution"`.
+    /// `"solved"`, `"no solution"` or `"timeout"`.
     pub verdict: String,
     pub moves: Option<usize>,
     pub nodes: u64,
@@ -159,25 +159,36 @@ pub struct ExactBenchReport {
     pub maps: usize,
     pub solved: usize,
     pub no_solution: usize,
+    /// Maps given up on at the time limit.
+    pub timeout: usize,
+    pub limit_ms: f64,
     pub total_ms: f64,
     pub median_ms: f64,
     pub max_ms: f64,
     pub per_map: Vec<ExactMapReport>,
 }
 
-/// Solves each map once from its start, in order, on this thread. The time
-/// of a map includes building the solver's tables.
-pub fn bench_flag_exact(levels: &[(String, flag::Config)]) -> Result<ExactBenchReport, PlanError> {
+/// Solves each map once from its start, in order, on this thread, giving up
+/// on a map after `limit` (verdict `"timeout"`). The time of a map includes
+/// building the solver's tables.
+pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> Result<ExactBenchReport, PlanError> {
     let mut per_map = Vec::with_capacity(levels.len());
     for (name, level) in levels {
         let game = FlagGame::new(level, 0);
         let started = Instant::now();
         let solver = ExactSolver::new(level);
-        let solution = solver.solve(game.visits(), game.position(), &Budget::unlimited())?;
+        let budget = Budget::new(Some(started + limit), None);
+        let result = solver.solve(game.visits(), game.position(), &budget);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
-        let (verdict, moves) = match &solution.verdict {
-            Verdict::Solved(moves) => ("solved", Some(moves.len())),
-            Verdict::NoSolution => ("no solution", None),
+        let (verdict, moves, nodes, iterations) = match &result {
+            Ok(Solution { verdict: Verdict::Solved(moves), nodes, iterations }) => {
+                ("solved", Some(moves.len()), *nodes, *iterations)
+            }
+            Ok(Solution { verdict: Verdict::NoSolution, nodes, iterations }) => {
+                ("no solution", None, *nodes, *iterations)
+            }
+            Err(PlanError::OutOfTime) => ("timeout", None, 0, 0),
+            Err(error) => return Err(error.clone()),
         };
         per_map.push(ExactMapReport {
             map: name.clone(),
@@ -187,8 +198,8 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)]) -> Result<ExactBenchR
             stones: level.count(flag::Tile::Stone),
             verdict: verdict.to_string(),
             moves,
-            nodes: solution.nodes,
-            iterations: solution.iterations,
+            nodes,
+            iterations,
             ms,
         });
     }
@@ -197,7 +208,9 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)]) -> Result<ExactBenchR
         planner: "exact".to_string(),
         maps: per_map.len(),
         solved: per_map.iter().filter(|map| map.moves.is_some()).count(),
-        no_solution: per_map.iter().filter(|map| map.moves.is_none()).count(),
+        no_solution: per_map.iter().filter(|map| map.verdict == "no solution").count(),
+        timeout: per_map.iter().filter(|map| map.verdict == "timeout").count(),
+        limit_ms: limit.as_secs_f64() * 1000.0,
         total_ms: times.iter().sum(),
         median_ms: quantile(&times, 0.5),
         max_ms: times.iter().copied().fold(0.0, f64::max),
@@ -243,7 +256,8 @@ mod tests {
         let generations = |report: &GaBenchReport| report.per_run.iter().map(|run| run.generations).collect::<Vec<_>>();
         assert_eq!(generations(&report), generations(&again), "threads must not change the runs");
         let unsolvable = flag::Config::parse("start 0 0\n11.F").unwrap();
-        let report = bench_flag_exact(&[("a".into(), level), ("b".into(), unsolvable)]).unwrap();
+        let maps = [("a".into(), level), ("b".into(), unsolvable)];
+        let report = bench_flag_exact(&maps, Duration::from_secs(60)).unwrap();
         assert_eq!((report.maps, report.solved, report.no_solution), (2, 1, 1));
         assert_eq!(report.per_map[0].moves, Some(8), "8 cells, start and flag on one colour: an even walk");
     }

@@ -6,10 +6,12 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod flag;
 pub mod locm;
 pub mod slide;
 pub mod snake;
 
+use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
 use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
 use slide::{BenchSlide, PlaySlide, SlideArgs};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
@@ -61,6 +63,9 @@ pub enum Command {
     /// Play two strategies head to head over many games and report win rates.
     #[command(subcommand)]
     Match(MatchGame),
+    /// Generate a level and print it in the game's map format.
+    #[command(subcommand)]
+    Gen(GenGame),
 }
 
 #[derive(Debug, Args)]
@@ -88,6 +93,8 @@ pub struct RunArgs {
 pub enum RunGame {
     /// Snake with the bfs-tail planner.
     Snake(SnakeArgs),
+    /// Reach the Flag (default: the bundled round 12, exact planner).
+    Flag(FlagArgs),
     /// Sliding puzzle: random solvable starts of --size (default 3×3) from each
     /// game's seed, or one --tiles start; actions name the direction the blank moves.
     Slide(SlideArgs),
@@ -99,6 +106,8 @@ pub enum RunGame {
 pub enum PlayGame {
     /// Play one game of Snake.
     Snake(PlaySnake),
+    /// Play one game of Reach the Flag.
+    Flag(PlayFlag),
     /// Solve one sliding puzzle (8, 15 or 24 tiles); actions name the direction
     /// the blank moves.
     Slide(PlaySlide),
@@ -153,6 +162,9 @@ pub enum ReplayCommand {
 pub enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
+    /// Reach the Flag: GA generations and time per generation over seeds, or the exact
+    /// solver's time per map.
+    Flag(BenchFlag),
     /// Solve a file of sliding puzzles in order on one thread; report moves, nodes and
     /// seconds per instance and check each length against the published optimum.
     Slide(BenchSlide),
@@ -165,6 +177,12 @@ pub enum MatchGame {
     /// Drafter A against drafter B in LOCM: every draft played twice with the seats
     /// swapped; wins, win rate with a 95% interval, games per second.
     Locm(MatchLocm),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GenGame {
+    /// A random solvable Reach the Flag map (a random walk; tiles from its entry counts).
+    Flag(GenFlag),
 }
 
 /// Parses `WxH`, e.g. `10x10`.

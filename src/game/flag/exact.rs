@@ -14,23 +14,33 @@
 //!
 //! IDA* over the total number of moves, with these lower bounds and cuts:
 //! - every remaining entry costs a move, and the last move enters the flag;
+//! - a tile that only permanent tiles can lead into costs a permanent entry
+//!   before each of its entries;
 //! - the grid is bipartite: moves alternate cell colours, so the entries still
 //!   owed on each colour bound the length, and its parity is fixed by the
 //!   colours of the player's cell and the flag;
-//! - every tile still owed an entry, and the flag, must be reachable from the
-//!   player over tiles that have not fallen;
+//! - every tile still owed an entry, and the flag, must be reachable over
+//!   tiles that have not fallen; when the player stands on a fallen tile
+//!   (never to return), they must all lie in one piece of the board without it;
 //! - a tile with a single usable neighbour must be entered from it and left
 //!   to it, so that neighbour must have enough entries left;
-//! - a transposition table (position and remaining entries, Zobrist-hashed)
+//! - a transposition table (position and remaining entries, Zobrist-hashed
+//!   to 63 bits; a collision could wrongly cut a state, at odds of ~2^-40)
 //!   remembers the largest cost budget a state is known to fail with, so a
-//!   state reached again by another order is not searched again. Stones make
-//!   such repeats common.
+//!   state reached again by another order is not searched again.
 //!
-//! Moves are tried cheapest first, then towards the tile with the fewest
-//! usable neighbours (Warnsdorff's rule). Nothing is allocated per node: the
-//! state is updated in place and undone, candidates share one stack.
-
-use std::collections::HashMap;
+//! Among the entries possible next, the cheapest are tried first, then
+//! cracked tiles that keep an entry, then the tile with the fewest usable
+//! neighbours (Warnsdorff's rule). Nothing is allocated per node: the state
+//! is updated in place and undone, candidates share one stack.
+//!
+//! Tests check it against a naive breadth-first search over whole game
+//! states on random small boards, solvable and not.
+//!
+//! Known limit: the search is exponential in the worst case. Boards of about
+//! 10×10 with many cracked tiles or with stones can take seconds or more when
+//! the optimum exceeds the first lower bound, because each cheaper bound
+//! must be refuted exhaustively; the planner honours its time budget.
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::game::Game;
@@ -41,9 +51,11 @@ use crate::rng::GameRng;
 const INFINITE: u32 = u32::MAX;
 /// Returned up the search once a solution is found.
 const FOUND: u32 = u32::MAX - 1;
-/// Transposition-table entries kept at most (about 40 MB); past that, new
-/// states are no longer remembered, which costs time, never correctness.
-const MAX_TABLE_ENTRIES: usize = 2_000_000;
+/// Transposition-table slots at first, and at most (16 bytes each: 64 MB).
+/// The table grows fourfold whenever the search has made 8 times as many
+/// nodes as it has slots, so small levels never pay for a large table.
+const FIRST_TABLE_SLOTS: usize = 1 << 12;
+const MAX_TABLE_SLOTS: usize = 1 << 22;
 /// Nodes between two looks at the budget.
 const BUDGET_POLL_NODES: u64 = 4096;
 
@@ -80,6 +92,9 @@ pub struct ExactSolver {
     /// permanent tiles only.
     macro_start: Vec<u32>,
     macro_targets: Vec<(u16, u32)>,
+    /// Fragile and cracked tiles with a permanent neighbour: the only ones
+    /// that can be reachable with no other way in (see `lower_bound`).
+    near_permanent: Vec<u16>,
     /// Fewest moves from a cell to the flag over permanent tiles only;
     /// [`INFINITE`] if there is no such walk. 0 on the flag.
     flag_cost: Vec<u32>,
@@ -150,6 +165,12 @@ impl ExactSolver {
             macro_targets[first..].sort_by_key(|&(target, cost)| (cost, target));
         }
         macro_start.push(macro_targets.len() as u32);
+        let near_permanent = (0..n_cells as u16)
+            .filter(|&cell| matches!(config.tile(cell), Tile::Fragile | Tile::Cracked))
+            .filter(|&cell| {
+                neighbours[usize::from(cell)].iter().any(|&next| next != NO_CELL && permanent[usize::from(next)])
+            })
+            .collect();
         let mut keys = GameRng::from_seed(0x5EED_F1A6);
         let entry_keys = (0..3 * n_cells).map(|_| keys.next_u64()).collect();
         let position_keys = (0..n_cells).map(|_| keys.next_u64()).collect();
@@ -161,6 +182,7 @@ impl ExactSolver {
             neighbours,
             macro_start,
             macro_targets,
+            near_permanent,
             flag_cost,
             entry_keys,
             position_keys,
@@ -263,6 +285,7 @@ struct Candidate {
     target: u16,
     cost: u32,
     usable_neighbours: u8,
+    tie: u8,
 }
 
 /// The mutable state of one solve: updated in place and undone.
@@ -280,11 +303,20 @@ struct Search<'a> {
     /// The entries made so far, in order.
     entries: Vec<u16>,
     candidates: Vec<Candidate>,
-    /// Largest cost budget each state is known to fail with.
-    table: HashMap<u64, u32>,
+    /// Largest cost budget each state is known to fail with, in a
+    /// direct-mapped table indexed by the low bits of the state's key: a new
+    /// state replaces whatever shared its slot (forgetting costs time, never
+    /// correctness). Key 0 marks an empty slot.
+    table: Vec<(u64, u32)>,
     /// Flood-fill scratch: a cell is seen in this fill when its stamp equals `stamp`.
     seen_stamp: Vec<u32>,
     stamp: u32,
+    /// Entries of a cell that dead ends hanging off it need, valid where
+    /// `demand_stamp` equals `stamp`.
+    demand: Vec<u32>,
+    demand_stamp: Vec<u32>,
+    /// Returns to the player's cell that the pieces beside it need.
+    returns_needed: u32,
     queue: Vec<u16>,
     nodes: u64,
     stopped: Option<PlanError>,
@@ -313,9 +345,12 @@ impl<'a> Search<'a> {
             hash,
             entries: Vec::with_capacity(visits.len() * 2),
             candidates: Vec::with_capacity(64 * 4),
-            table: HashMap::new(),
+            table: vec![(0, 0); FIRST_TABLE_SLOTS],
             seen_stamp: vec![0; visits.len()],
             stamp: 0,
+            demand: vec![0; visits.len()],
+            demand_stamp: vec![0; visits.len()],
+            returns_needed: 0,
             queue: Vec::with_capacity(visits.len()),
             nodes: 0,
             stopped: None,
@@ -337,7 +372,22 @@ impl<'a> Search<'a> {
         // this one, and the last entry is the flag.
         let other_entries = self.remaining_by_colour[1 - same] + u32::from(flag_colour != same);
         let same_entries = self.remaining_by_colour[same] + u32::from(flag_colour == same);
-        let mut bound = (self.remaining + 1).max((2 * other_entries).saturating_sub(1)).max(2 * same_entries);
+        // A tile whose every way in is a permanent tile (no live fragile or
+        // cracked neighbour, and not beside the player) is entered from a
+        // stone or the flag each time: one permanent entry before each of its
+        // entries (the first may be the cell the player stands on), and the
+        // final flag entry comes after them all.
+        let mut walled_entries = 0;
+        for &tile in &solver.near_permanent {
+            let owed = self.visits[usize::from(tile)];
+            if owed > 0 && self.is_walled_in(tile) {
+                walled_entries += u32::from(owed);
+            }
+        }
+        let on_permanent = u32::from(solver.permanent[here]);
+        let permanent_entries = 1 + walled_entries.saturating_sub(on_permanent);
+        let mut bound =
+            (self.remaining + permanent_entries).max((2 * other_entries).saturating_sub(1)).max(2 * same_entries);
         let parity = u32::from(same != flag_colour);
         if bound % 2 != parity {
             bound += 1;
@@ -345,53 +395,115 @@ impl<'a> Search<'a> {
         bound
     }
 
+    /// Whether no fragile or cracked tile can lead into `tile` any more: its
+    /// neighbours are permanent, fallen or holes, and the player is not on one.
+    fn is_walled_in(&self, tile: u16) -> bool {
+        self.solver.neighbours[usize::from(tile)].iter().all(|&next| {
+            next == NO_CELL
+                || (next != self.position
+                    && (self.solver.permanent[usize::from(next)] || self.visits[usize::from(next)] == 0))
+        })
+    }
+
     fn is_standing(&self, cell: u16) -> bool {
         self.solver.permanent[usize::from(cell)] || self.visits[usize::from(cell)] > 0
     }
 
-    /// Whether the position can still be won as far as cheap tests tell:
-    /// every owed tile and the flag reachable, no dead end short of entries.
+    /// Whether the position can still be won as far as cheap tests tell.
+    ///
+    /// Every owed tile and the flag must be reachable over tiles that have
+    /// not fallen. When the player stands on a fragile or cracked tile, the
+    /// board without that cell falls into pieces: the flag's piece, reached
+    /// last, and others the player can only visit and come back from, each
+    /// return taking one of the entries the player's tile has left (a fallen
+    /// tile has none, so everything must then be in the flag's piece).
+    ///
+    /// A tile with one usable neighbour `n` is entered from `n` and left to
+    /// it (`n, t, n, t, ..., n`): all such tiles hanging off `n` need that
+    /// many entries of `n`.
     fn may_be_won(&mut self) -> bool {
         let solver = self.solver;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen_stamp.fill(0);
+            self.demand_stamp.fill(0);
             self.stamp = 1;
         }
         let stamp = self.stamp;
+        let here = self.position;
+        if solver.permanent[usize::from(here)] {
+            // The player can come back here at will: one piece through it.
+            let Some((live_reached, _)) = self.fill(here) else { return false };
+            return live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp;
+        }
+        self.seen_stamp[usize::from(here)] = stamp;
+        self.returns_needed = 0;
+        let Some((mut live_reached, touches_player)) = self.fill(solver.flag) else { return false };
+        if !touches_player {
+            return false;
+        }
+        for next in solver.neighbours[usize::from(here)] {
+            if next == NO_CELL || self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
+                continue;
+            }
+            let Some((reached, _)) = self.fill(next) else { return false };
+            // A piece with nothing owed (stones only) need not be visited.
+            live_reached += reached;
+            self.returns_needed += u32::from(reached > 0);
+        }
+        // The player's own tile, if it still owes entries, is live too.
+        let owed_here = self.visits[usize::from(here)];
+        live_reached += u32::from(owed_here > 0);
+        live_reached == self.live_cells && self.returns_needed <= u32::from(owed_here)
+    }
+
+    /// Breadth-first fill from `from` over standing cells not yet seen in
+    /// this call. Returns the live cells reached and whether the piece
+    /// touches the player's cell, or `None` when a dead end is short of
+    /// entries.
+    fn fill(&mut self, from: u16) -> Option<(u32, bool)> {
+        let solver = self.solver;
+        let stamp = self.stamp;
+        let here = self.position;
         self.queue.clear();
-        self.queue.push(self.position);
-        self.seen_stamp[usize::from(self.position)] = stamp;
-        let mut live_reached = u32::from(self.visits[usize::from(self.position)] > 0);
+        self.queue.push(from);
+        self.seen_stamp[usize::from(from)] = stamp;
+        let mut live_reached = 0;
+        let mut touches_player = from == here;
         let mut head = 0;
         while head < self.queue.len() {
             let cell = self.queue[head];
             head += 1;
+            let owed = self.visits[usize::from(cell)];
+            if owed > 0 {
+                live_reached += 1;
+                if cell != here && !self.dead_end_has_room(cell, owed) {
+                    return None;
+                }
+            }
             for next in solver.neighbours[usize::from(cell)] {
-                if next == NO_CELL || self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
+                if next == NO_CELL {
+                    continue;
+                }
+                touches_player |= next == here;
+                if self.seen_stamp[usize::from(next)] == stamp || !self.is_standing(next) {
                     continue;
                 }
                 self.seen_stamp[usize::from(next)] = stamp;
-                live_reached += u32::from(self.visits[usize::from(next)] > 0);
                 self.queue.push(next);
-                // A live tile with one usable neighbour is entered from it
-                // and left to it: n, t, n, t, ..., n. Checked here, as the
-                // fill meets each live tile once.
-                let owed = self.visits[usize::from(next)];
-                if owed > 0 && next != self.position && !self.dead_end_has_room(next, owed) {
-                    return false;
-                }
             }
         }
-        live_reached == self.live_cells && self.seen_stamp[usize::from(solver.flag)] == stamp
+        Some((live_reached, touches_player))
     }
 
-    fn dead_end_has_room(&self, tile: u16, owed: u8) -> bool {
+    /// The dead-end rule for live `tile`, accumulated per neighbour.
+    fn dead_end_has_room(&mut self, tile: u16, owed: u8) -> bool {
         let solver = self.solver;
+        let here = self.position;
         let mut usable = 0;
         let mut only = NO_CELL;
         for next in solver.neighbours[usize::from(tile)] {
-            if next != NO_CELL && (next == self.position || self.is_standing(next)) {
+            if next != NO_CELL && (next == here || self.is_standing(next)) {
                 usable += 1;
                 only = next;
             }
@@ -399,8 +511,19 @@ impl<'a> Search<'a> {
         if usable != 1 || solver.permanent[usize::from(only)] {
             return usable > 0;
         }
-        let at_it = u32::from(only == self.position);
-        u32::from(self.visits[usize::from(only)]) + at_it > u32::from(owed)
+        if only == here {
+            // A piece of its own beside the player: each entry is a trip out
+            // and back. The first trip is counted as the piece's return.
+            self.returns_needed += u32::from(owed) - 1;
+            return true;
+        }
+        let index = usize::from(only);
+        if self.demand_stamp[index] != self.stamp {
+            self.demand_stamp[index] = self.stamp;
+            self.demand[index] = 0;
+        }
+        self.demand[index] += u32::from(owed);
+        self.demand[index] < u32::from(self.visits[index])
     }
 
     fn usable_neighbours(&self, tile: u16) -> u8 {
@@ -434,11 +557,9 @@ impl<'a> Search<'a> {
             // The estimate is exact here: the walk to the flag.
             return FOUND;
         }
-        let key = self.hash;
-        let known_fail = self.table.get(&key).copied();
-        if let Some(failed_budget) = known_fail
-            && failed_budget >= bound - spent
-        {
+        let key = self.hash | 1;
+        let (slot_key, failed_budget) = self.table[key as usize & (self.table.len() - 1)];
+        if slot_key == key && failed_budget >= bound - spent {
             return if failed_budget == INFINITE { INFINITE } else { spent + failed_budget + 1 };
         }
         if !self.may_be_won() {
@@ -451,12 +572,16 @@ impl<'a> Search<'a> {
         for &(target, cost) in
             &solver.macro_targets[solver.macro_start[here] as usize..solver.macro_start[here + 1] as usize]
         {
-            if self.visits[usize::from(target)] > 0 {
+            let owed = self.visits[usize::from(target)];
+            if owed > 0 {
                 let usable_neighbours = self.usable_neighbours(target);
-                self.candidates.push(Candidate { target, cost, usable_neighbours });
+                // Tie-break: a tile that will not fall when entered now first.
+                let tie = u8::from(owed == 1);
+                self.candidates.push(Candidate { target, cost, usable_neighbours, tie });
             }
         }
-        self.candidates[first..].sort_by_key(|candidate| (candidate.cost, candidate.usable_neighbours, candidate.target));
+        self.candidates[first..]
+            .sort_by_key(|candidate| (candidate.cost, candidate.tie, candidate.usable_neighbours, candidate.target));
         let mut smallest_over = INFINITE;
         for index in first..self.candidates.len() {
             let candidate = self.candidates[index];
@@ -479,10 +604,17 @@ impl<'a> Search<'a> {
     }
 
     fn remember(&mut self, key: u64, failed_budget: u32) {
-        if self.table.len() < MAX_TABLE_ENTRIES || self.table.contains_key(&key) {
-            let entry = self.table.entry(key).or_insert(0);
-            *entry = (*entry).max(failed_budget);
+        if self.nodes > 8 * self.table.len() as u64 && self.table.len() < MAX_TABLE_SLOTS {
+            let bigger = self.table.len() * 4;
+            let old = std::mem::replace(&mut self.table, vec![(0, 0); bigger]);
+            for (old_key, old_budget) in old.into_iter().filter(|&(old_key, _)| old_key != 0) {
+                self.table[old_key as usize & (bigger - 1)] = (old_key, old_budget);
+            }
         }
+        let slot = key as usize & (self.table.len() - 1);
+        let (slot_key, slot_budget) = self.table[slot];
+        let budget = if slot_key == key { slot_budget.max(failed_budget) } else { failed_budget };
+        self.table[slot] = (key, budget);
     }
 
     /// Moves to `target` and takes one of its entries; returns the position
@@ -623,6 +755,152 @@ mod tests {
         let solution = solve("start 0 0\n1F1");
         let Verdict::Solved(moves) = solution.verdict else { panic!("solvable") };
         assert_eq!(super::super::letters(&moves), "rrl");
+    }
+
+    #[test]
+    fn generated_maps_are_solved_no_longer_than_their_walk() {
+        use crate::game::flag::generate::{GenSettings, generate};
+        for seed in 0..40 {
+            for (width, height, stones) in [(6, 5, 0), (6, 6, 2), (5, 5, 0)] {
+                let generated = generate(&GenSettings { stones, ..GenSettings::new(width, height, seed) }).unwrap();
+                let config = generated.config();
+                let game = FlagGame::new(&config, 0);
+                let solution =
+                    ExactSolver::new(&config).solve(game.visits(), game.position(), &Budget::unlimited()).unwrap();
+                let Verdict::Solved(moves) = solution.verdict else {
+                    panic!("seed {seed} {width}x{height}: the generator's walk wins, yet no solution")
+                };
+                assert!(
+                    moves.len() <= generated.walk.len(),
+                    "seed {seed}: {} > walk {}",
+                    moves.len(),
+                    generated.walk.len()
+                );
+                let played = super::super::play_moves(&config, &moves).expect("legal moves");
+                assert!(matches!(played.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won));
+            }
+        }
+    }
+
+    /// The length of a shortest win by breadth-first search over whole game
+    /// states: the naive oracle.
+    fn oracle(config: &Config) -> Option<usize> {
+        oracle_from(FlagGame::new(config, 0))
+    }
+
+    fn oracle_from(start: FlagGame) -> Option<usize> {
+        use std::collections::{HashSet, VecDeque};
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::from([(start, 0usize)]);
+        let mut legal = Vec::new();
+        while let Some((game, depth)) = queue.pop_front() {
+            if matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won) {
+                return Some(depth);
+            }
+            legal.clear();
+            game.legal_actions(&mut legal);
+            for &dir in &legal {
+                let mut next = game.clone();
+                next.step(dir).unwrap();
+                if seen.insert((next.position(), next.visits().to_vec())) {
+                    queue.push_back((next, depth + 1));
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn agrees_with_a_naive_oracle_on_random_small_boards() {
+        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Stone];
+        let mut rng = GameRng::from_seed(11);
+        let (mut solvable, mut unsolvable) = (0, 0);
+        for case in 0..400 {
+            let (width, height) = (3 + rng.below(2) as u16, 3);
+            let n_cells = usize::from(width * height);
+            let mut setup = super::super::FlagSetup {
+                width,
+                height,
+                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
+                start_col: 0,
+                start_row: 0,
+            };
+            let flag = rng.below(n_cells as u32) as usize;
+            setup.tiles[flag] = Tile::Flag;
+            let start = rng.below(n_cells as u32) as usize;
+            if setup.tiles[start] == Tile::Hole {
+                setup.tiles[start] = Tile::Fragile;
+            }
+            (setup.start_col, setup.start_row) =
+                ((start % usize::from(width)) as u16, (start / usize::from(width)) as u16);
+            let config = Config::try_from(setup).unwrap();
+            let game = FlagGame::new(&config, 0);
+            if game.status() != Status::Running {
+                continue;
+            }
+            let solution =
+                ExactSolver::new(&config).solve(game.visits(), game.position(), &Budget::unlimited()).unwrap();
+            let found = match solution.verdict {
+                Verdict::Solved(moves) => Some(moves.len()),
+                Verdict::NoSolution => None,
+            };
+            assert_eq!(found, oracle(&config), "case {case}:\n{}", game.render());
+            if found.is_some() { solvable += 1 } else { unsolvable += 1 }
+        }
+        assert!(solvable > 50 && unsolvable > 50, "{solvable} solvable, {unsolvable} unsolvable: widen the sample");
+    }
+
+    /// Every state reachable on random small boards: the bound never exceeds
+    /// the true distance to a win, and the cuts never drop a winnable state.
+    #[test]
+    fn bounds_and_cuts_are_sound_in_every_reachable_state() {
+        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Cracked, Tile::Stone];
+        let mut rng = GameRng::from_seed(5);
+        let budget = Budget::unlimited();
+        let mut checked = 0;
+        for _ in 0..60 {
+            let (width, height) = (3, 3);
+            let n_cells = usize::from(width * height);
+            let mut setup = super::super::FlagSetup {
+                width,
+                height,
+                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
+                start_col: 0,
+                start_row: 0,
+            };
+            setup.tiles[rng.below(n_cells as u32) as usize] = Tile::Flag;
+            let start = rng.below(n_cells as u32) as usize;
+            if setup.tiles[start] == Tile::Hole {
+                setup.tiles[start] = Tile::Cracked;
+            }
+            (setup.start_col, setup.start_row) = ((start % 3) as u16, (start / 3) as u16);
+            let config = Config::try_from(setup).unwrap();
+            let solver = ExactSolver::new(&config);
+            let mut pending = vec![FlagGame::new(&config, 0)];
+            let mut seen = std::collections::HashSet::new();
+            let mut legal = Vec::new();
+            while let Some(game) = pending.pop() {
+                if game.status() != Status::Running {
+                    continue;
+                }
+                let mut search = Search::new(&solver, game.visits(), game.position(), &budget);
+                if let Some(distance) = oracle_from(game.clone()) {
+                    checked += 1;
+                    assert!(search.lower_bound() as usize <= distance, "bound too high:\n{}", game.render());
+                    assert!(search.remaining == 0 || search.may_be_won(), "winnable state cut:\n{}", game.render());
+                }
+                legal.clear();
+                game.legal_actions(&mut legal);
+                for &dir in &legal {
+                    let mut next = game.clone();
+                    next.step(dir).unwrap();
+                    if seen.insert((next.position(), next.visits().to_vec())) {
+                        pending.push(next);
+                    }
+                }
+            }
+        }
+        assert!(checked > 200, "only {checked} winnable states checked");
     }
 
     #[test]

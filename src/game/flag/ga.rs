@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use super::{Config, Dir, FlagGame, MAX_CELLS, NO_CELL, Tile};
+use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::ga::{self, Evolution, GaError, GaParams, Problem, RunEnd, Scheme};
 use crate::game::Game;
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
@@ -119,12 +119,7 @@ impl GaSettings {
         } else {
             Scheme::Generational { parents: self.parents, elites: self.elites }
         };
-        GaParams {
-            population: self.population,
-            scheme,
-            max_generations: self.max_generations,
-            parallel: self.parallel,
-        }
+        GaParams { population: self.population, scheme, max_generations: self.max_generations, parallel: self.parallel }
     }
 
     /// Checks the parameters the way the engine will.
@@ -153,6 +148,14 @@ pub fn default_chromosome_length(config: &Config) -> usize {
     (config.count(Tile::Fragile) + 2 * config.count(Tile::Cracked) + 5 * (config.count(Tile::Stone) + 1)).max(1)
 }
 
+/// Marks a tile that never falls in [`MoveStrings`]' visit counts.
+const PERMANENT: u8 = u8::MAX;
+
+thread_local! {
+    /// Scratch visit counts for [`MoveStrings::play`], one per thread.
+    static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// One GA problem: a board and the state to plan from.
 #[derive(Debug)]
 pub struct MoveStrings {
@@ -160,10 +163,12 @@ pub struct MoveStrings {
     flag_col: u16,
     flag_row: u16,
     start: u16,
+    /// Entries each cell still takes, [`PERMANENT`] for stones and the flag,
+    /// and one extra cell at the end (index `n_cells`), a hole that stands
+    /// for "off the board".
     initial_visits: Vec<u8>,
     initial_owed: u32,
-    permanent: Vec<bool>,
-    /// `neighbours[4 * cell + dir]`, [`NO_CELL`] off the board.
+    /// `neighbours[4 * cell + dir]`; `n_cells` (the off-board hole) off the board.
     neighbours: Vec<u16>,
     length: usize,
     mutation: Mutation,
@@ -183,15 +188,25 @@ impl MoveStrings {
     /// The problem of winning `config` from `visits` with the player on `position`.
     pub fn new(config: &Config, visits: &[u8], position: u16, settings: &GaSettings) -> MoveStrings {
         let (flag_col, flag_row) = config.col_row(config.flag());
-        let neighbours = (0..config.n_cells() as u16).flat_map(|cell| config.neighbours(cell)).collect();
+        let off_board = config.n_cells() as u16;
+        let neighbours = (0..config.n_cells() as u16)
+            .flat_map(|cell| config.neighbours(cell))
+            .map(|next| if next == NO_CELL { off_board } else { next })
+            .collect();
+        let mut initial_visits: Vec<u8> = visits.to_vec();
+        for (cell, tile) in config.tiles().iter().enumerate() {
+            if tile.is_permanent() {
+                initial_visits[cell] = PERMANENT;
+            }
+        }
+        initial_visits.push(0);
         MoveStrings {
             width: config.width(),
             flag_col,
             flag_row,
             start: position,
-            initial_visits: visits.to_vec(),
+            initial_visits,
             initial_owed: visits.iter().map(|&count| u32::from(count)).sum(),
-            permanent: config.tiles().iter().map(|tile| tile.is_permanent()).collect(),
             neighbours,
             length: settings.length_for(config),
             mutation: settings.mutation,
@@ -206,34 +221,60 @@ impl MoveStrings {
     /// Plays `genes`, calling `on_move` with each move that is not void,
     /// until `on_move` returns false.
     fn play(&self, genes: &[u8], mut on_move: impl FnMut(u8, u32, u16) -> bool) -> Played {
-        // A stack copy of the visits: no allocation per evaluation. Boards
-        // are at most MAX_CELLS cells (Config guarantees it).
-        let n_cells = self.initial_visits.len();
-        let mut visits = [0u8; MAX_CELLS];
-        visits[..n_cells].copy_from_slice(&self.initial_visits);
-        let mut owed = self.initial_owed;
-        let mut position = self.start;
-        let mut voids = 0;
-        for &gene in genes {
-            let next = self.neighbours[4 * usize::from(position) + usize::from(gene)];
-            if next == NO_CELL {
-                voids += 1;
-                continue;
+        // A per-thread scratch copy of the visits: no allocation and no
+        // large memset per evaluation (this is the GA's hot loop).
+        SCRATCH.with_borrow_mut(|visits| {
+            visits.clear();
+            visits.extend_from_slice(&self.initial_visits);
+            let mut owed = self.initial_owed;
+            let mut position = self.start;
+            let mut voids = 0;
+            for &gene in genes {
+                let next = self.neighbours[4 * usize::from(position) + usize::from(gene)];
+                let count = visits[usize::from(next)];
+                if count == 0 {
+                    // A hole, a fallen tile, or off the board.
+                    voids += 1;
+                    continue;
+                }
+                if count != PERMANENT {
+                    visits[usize::from(next)] = count - 1;
+                    owed -= 1;
+                }
+                position = next;
+                if !on_move(gene, owed, position) {
+                    break;
+                }
             }
-            let cell = usize::from(next);
-            if visits[cell] > 0 {
-                visits[cell] -= 1;
-                owed -= 1;
-            } else if !self.permanent[cell] {
-                voids += 1;
-                continue;
+            Played { owed, end: position, voids }
+        })
+    }
+
+    /// [`MoveStrings::play`] without the callback, written without
+    /// data-dependent branches: genes are random, so "void or not" is a coin
+    /// flip the branch predictor would lose about half the time.
+    fn play_all(&self, genes: &[u8]) -> Played {
+        SCRATCH.with_borrow_mut(|visits| {
+            visits.clear();
+            visits.extend_from_slice(&self.initial_visits);
+            let mut owed = self.initial_owed;
+            let mut position = self.start;
+            let mut voids = 0;
+            // Locals, so the compiler need not reload them after each store.
+            let neighbours: &[u16] = &self.neighbours;
+            let visits: &mut [u8] = visits;
+            for &gene in genes {
+                let next = neighbours[4 * usize::from(position) + usize::from(gene & 3)];
+                let count = visits[usize::from(next)];
+                let void = count == 0;
+                let takes_entry = !void & (count != PERMANENT);
+                visits[usize::from(next)] = count - u8::from(takes_entry);
+                owed -= u32::from(takes_entry);
+                voids += u32::from(void);
+                position = if void { position } else { next };
             }
-            position = next;
-            if !on_move(gene, owed, position) {
-                break;
-            }
-        }
-        Played { owed, end: position, voids }
+            Played { owed, end: position, voids }
+        })
     }
 
     fn score(&self, played: Played) -> u32 {
@@ -265,7 +306,7 @@ impl Problem for MoveStrings {
     }
 
     fn fitness(&self, genome: &Vec<u8>) -> u32 {
-        self.score(self.play(genome, |_, _, _| true))
+        self.score(self.play_all(genome))
     }
 
     fn is_solution(&self, fitness: u32) -> bool {
@@ -347,13 +388,7 @@ impl GeneticPlanner {
     /// Fails on parameters the engine refuses.
     pub fn new(config: &Config, settings: GaSettings) -> Result<GeneticPlanner, GaError> {
         settings.validate()?;
-        Ok(GeneticPlanner {
-            settings,
-            params: settings.params(config),
-            plan: Vec::new(),
-            next_move: 0,
-            expected: None,
-        })
+        Ok(GeneticPlanner { settings, params: settings.params(config), plan: Vec::new(), next_move: 0, expected: None })
     }
 }
 

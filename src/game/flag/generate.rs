@@ -74,7 +74,7 @@ const ATTEMPTS: u32 = 200;
 pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
     let (width, height) = (settings.width, settings.height);
     let n_cells = usize::from(width) * usize::from(height);
-    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE || n_cells < 2 || n_cells > MAX_CELLS {
+    if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE || !(2..=MAX_CELLS).contains(&n_cells) {
         return Err(GenError::Size(width, height));
     }
     if !(1..=100).contains(&settings.fill_percent) || settings.cracked_percent > 100 {
@@ -130,9 +130,9 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
             walk.push(dir);
             position = next;
         }
-        let better = best.as_ref().is_none_or(|(_, best_counts, _)| {
-            entered > best_counts.iter().filter(|&&count| count > 0).count()
-        });
+        let better = best
+            .as_ref()
+            .is_none_or(|(_, best_counts, _)| entered > best_counts.iter().filter(|&&count| count > 0).count());
         if better && !walk.is_empty() {
             best = Some((start, counts.clone(), walk));
         }
@@ -181,8 +181,8 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::flag::play_moves;
     use crate::game::OutcomeKind;
+    use crate::game::flag::play_moves;
 
     #[test]
     fn generated_maps_are_won_by_their_walk_and_fill_as_asked() {

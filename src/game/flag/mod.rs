@@ -231,13 +231,8 @@ impl FlagSetup {
         let Some((start_line, start_col, start_row)) = start else {
             return Err(MapError::whole("no `start COL ROW` line (column, then row; row 0 is the top grid line)"));
         };
-        let setup = FlagSetup {
-            width: width as u16,
-            height: rows.len() as u16,
-            tiles: rows.concat(),
-            start_col,
-            start_row,
-        };
+        let setup =
+            FlagSetup { width: width as u16, height: rows.len() as u16, tiles: rows.concat(), start_col, start_row };
         // Check the start here, where its line is known, so the error can
         // point at it.
         setup.check_start().map_err(|message| MapError::at(start_line, 0, message))?;
@@ -247,10 +242,7 @@ impl FlagSetup {
     fn check_start(&self) -> Result<usize, String> {
         let (col, row) = (self.start_col, self.start_row);
         if col >= self.width || row >= self.height {
-            return Err(format!(
-                "the start (column {col}, row {row}) is off the {}×{} board",
-                self.width, self.height
-            ));
+            return Err(format!("the start (column {col}, row {row}) is off the {}×{} board", self.width, self.height));
         }
         let cell = usize::from(row) * usize::from(self.width) + usize::from(col);
         if self.tiles.get(cell) == Some(&Tile::Hole) {
