@@ -62,9 +62,10 @@ pub struct SlideBenchReport {
     pub total_nodes: u64,
     pub planner: String,
     pub planner_params: String,
-    /// GA only: the median of `generations` over solved instances.
+    /// GA only: the median of `generations` over solved instances (the
+    /// mean of the two middle values for an even count).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub median_generations: Option<u64>,
+    pub median_generations: Option<f64>,
 }
 
 /// Why a benchmark could not run to its end.
@@ -132,9 +133,19 @@ pub fn bench_slide(
         total_nodes: instances.iter().map(|line| line.nodes).sum(),
         planner: name.to_string(),
         planner_params: format_params(&params),
-        median_generations: generations.get(generations.len().wrapping_sub(1) / 2).copied(),
+        median_generations: median(&generations),
         instances,
     })
+}
+
+/// The median of sorted values; `None` for none.
+fn median(sorted: &[u64]) -> Option<f64> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2] as f64),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0),
+    }
 }
 
 /// The planner's solution for `game`, or `None` if it gave up or ran out of
