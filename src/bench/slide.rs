@@ -76,11 +76,13 @@ pub enum SlideBenchError {
 }
 
 /// Runs `planner` on every case in order, each with at most `per_instance`
-/// of wall time (unlimited if `None`).
+/// of wall time (unlimited if `None`), calling `on_instance` as each ends
+/// (long runs show progress).
 pub fn bench_slide(
     cases: &[SlideCase],
     planner: &SlideBenchPlanner,
     per_instance: Option<Duration>,
+    mut on_instance: impl FnMut(&SlideInstanceReport),
 ) -> Result<SlideBenchReport, SlideBenchError> {
     let (name, params) = match planner {
         SlideBenchPlanner::AStar { max_nodes } => {
@@ -107,14 +109,16 @@ pub fn bench_slide(
         if let Some(moves) = &moves {
             check_solution(case.id, &game, moves)?;
         }
-        instances.push(SlideInstanceReport {
+        let line = SlideInstanceReport {
             id: case.id,
             moves: moves.map(|moves| moves.len() as u32),
             nodes,
             seconds,
             optimal: case.optimal,
             generations,
-        });
+        };
+        on_instance(&line);
+        instances.push(line);
     }
     let total_seconds = started.elapsed().as_secs_f64();
     let solved = instances.iter().filter(|line| line.moves.is_some()).count() as u32;

@@ -12,7 +12,6 @@ use std::sync::Arc;
 
 use super::pdb::{PdbSet, transpose_cell};
 use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, StoredPlan, neighbour};
-use crate::game::Game;
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 
 /// Groups a partition may have, and tiles a group may have.
@@ -282,7 +281,6 @@ impl Planner<SlideGame> for IdaStar {
                 return Err(PlanError::GaveUp("the board is already solved".to_string()));
             }
         }
-        debug_assert!(game.tick() < game.config().max_ticks());
         Ok(Decision { action: self.plan.take(game), planned })
     }
 }
