@@ -370,4 +370,38 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn fifteen_puzzle_solutions_are_optimal_and_the_bound_admissible_along_them() {
+        use crate::game::slide::astar;
+        use crate::rng::GameRng;
+        // 5-5-5 is the smallest 15-puzzle partition that builds in seconds.
+        let tables = PdbSet::build(Partition::P555);
+        let goal = goal_board(4, Goal::BlankFirst);
+        let mut rng = GameRng::from_seed(4);
+        for _ in 0..12 {
+            // A random walk from the goal: 30 to 45 moves, never straight back.
+            let mut board = goal;
+            let mut blank = 0u8;
+            let mut last: Option<Dir> = None;
+            for _ in 0..30 + rng.below(16) {
+                let dir = Dir::ALL[rng.below(4) as usize];
+                if let (Some(next), false) = (neighbour(4, blank, dir), Some(dir.opposite()) == last) {
+                    board.swap(usize::from(blank), usize::from(next));
+                    blank = next;
+                    last = Some(dir);
+                }
+            }
+            let solution = solve(&tables, &board, &Budget::unlimited()).unwrap();
+            let reference = astar::solve(4, &board, &Budget::unlimited(), 5_000_000).unwrap();
+            assert_eq!(solution.moves.len(), reference.moves.len(), "{:?}", &board[..16]);
+            // Along an optimal path the distance left is known exactly.
+            let mut along = board;
+            for (done, &dir) in solution.moves.iter().enumerate() {
+                assert!(tables.heuristic(&along) as usize <= solution.moves.len() - done);
+                along = apply_moves(4, &along, &[dir]).unwrap();
+            }
+            assert_eq!(along, goal);
+        }
+    }
 }
