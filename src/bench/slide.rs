@@ -11,9 +11,9 @@ use crate::game::slide::astar::AStar;
 use crate::game::slide::ga::{GaPlanner, GaSlideParams};
 use crate::game::slide::idastar::IdaStar;
 use crate::game::slide::pdb::PdbSet;
-use crate::game::slide::{Config, Dir, SlideGame};
+use crate::game::slide::{Config, Dir, SlideGame, Stopped};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, PlanError, Planner, format_params};
+use crate::plan::{Budget, Planner, format_params};
 
 /// One benchmark instance.
 #[derive(Clone, Debug)]
@@ -155,7 +155,7 @@ fn median(sorted: &[u64]) -> Option<f64> {
 /// The planner's solution for `game`, or `None` if it gave up or ran out of
 /// time; with the nodes it expanded (evaluations for the GA).
 fn solve_one(planner: &SlideBenchPlanner, game: &SlideGame, budget: &Budget) -> (Option<Vec<Dir>>, u64, Option<u64>) {
-    let result: Result<(Vec<Dir>, u64), PlanError> = match planner {
+    let result: Result<(Vec<Dir>, u64), Stopped> = match planner {
         SlideBenchPlanner::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
         SlideBenchPlanner::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
         SlideBenchPlanner::Ga { params } => {
@@ -167,7 +167,7 @@ fn solve_one(planner: &SlideBenchPlanner, game: &SlideGame, budget: &Budget) -> 
     };
     match result {
         Ok((moves, nodes)) => (Some(moves), nodes, None),
-        Err(_) => (None, 0, None),
+        Err(stopped) => (None, stopped.nodes, None),
     }
 }
 
