@@ -53,7 +53,7 @@ pub enum CacheError {
 /// The cache file name of one group's table.
 pub fn file_name(partition: Partition, tiles: &[u8]) -> String {
     let tiles: Vec<String> = tiles.iter().map(u8::to_string).collect();
-    let kind = if partition.blank_aware() { "blank" } else { "blind" };
+    let kind = if partition.blank_aware(tiles.len()) { "blank" } else { "blind" };
     format!("slide{}-{kind}-{}.pdb", partition.side(), tiles.join("_"))
 }
 
@@ -96,7 +96,6 @@ pub fn decode(bytes: &[u8], side: u8, tiles: &[u8], blank_aware: bool) -> Option
 pub fn load_or_build(partition: Partition, dir: Option<&Path>) -> Result<(PdbSet, CacheReport), CacheError> {
     let mut report = CacheReport::default();
     let groups = partition.groups();
-    let blank_aware = partition.blank_aware();
     let side = partition.side();
     let started = Instant::now();
     let mut tables: Vec<Option<PatternDb>> = groups
@@ -104,7 +103,7 @@ pub fn load_or_build(partition: Partition, dir: Option<&Path>) -> Result<(PdbSet
         .map(|tiles| {
             let path = dir?.join(file_name(partition, tiles));
             let bytes = std::fs::read(&path).ok()?;
-            let table = decode(&bytes, side, tiles, blank_aware);
+            let table = decode(&bytes, side, tiles, partition.blank_aware(tiles.len()));
             if table.is_none() {
                 report.corrupt.push(path);
             }
@@ -116,13 +115,15 @@ pub fn load_or_build(partition: Partition, dir: Option<&Path>) -> Result<(PdbSet
     let missing: Vec<usize> = (0..groups.len()).filter(|&g| tables[g].is_none()).collect();
     if !missing.is_empty() {
         let started = Instant::now();
-        let built: Vec<(usize, PatternDb)> =
-            missing.par_iter().map(|&g| (g, PatternDb::build(side, &groups[g], blank_aware))).collect();
+        let built: Vec<(usize, PatternDb)> = missing
+            .par_iter()
+            .map(|&g| (g, PatternDb::build(side, &groups[g], partition.blank_aware(groups[g].len()))))
+            .collect();
         report.build_seconds = started.elapsed().as_secs_f64();
         report.built = built.len();
         for (g, table) in built {
             if let Some(dir) = dir {
-                save(&dir.join(file_name(partition, &groups[g])), &table, blank_aware)?;
+                save(&dir.join(file_name(partition, &groups[g])), &table, partition.blank_aware(groups[g].len()))?;
             }
             tables[g] = Some(table);
         }

@@ -11,9 +11,9 @@ use crate::game::slide::astar::AStar;
 use crate::game::slide::ga::{GaPlanner, GaSlideParams};
 use crate::game::slide::idastar::IdaStar;
 use crate::game::slide::pdb::PdbSet;
-use crate::game::slide::{Config, Dir, SlideGame};
+use crate::game::slide::{Config, Dir, SlideGame, Stopped};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, PlanError, Planner, format_params};
+use crate::plan::{Budget, Planner, format_params};
 
 /// One benchmark instance.
 #[derive(Clone, Debug)]
@@ -62,9 +62,10 @@ pub struct SlideBenchReport {
     pub total_nodes: u64,
     pub planner: String,
     pub planner_params: String,
-    /// GA only: the median of `generations` over solved instances.
+    /// GA only: the median of `generations` over solved instances (the
+    /// mean of the two middle values for an even count).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub median_generations: Option<u64>,
+    pub median_generations: Option<f64>,
 }
 
 /// Why a benchmark could not run to its end.
@@ -75,11 +76,13 @@ pub enum SlideBenchError {
 }
 
 /// Runs `planner` on every case in order, each with at most `per_instance`
-/// of wall time (unlimited if `None`).
+/// of wall time (unlimited if `None`), calling `on_instance` as each ends
+/// (long runs show progress).
 pub fn bench_slide(
     cases: &[SlideCase],
     planner: &SlideBenchPlanner,
     per_instance: Option<Duration>,
+    mut on_instance: impl FnMut(&SlideInstanceReport),
 ) -> Result<SlideBenchReport, SlideBenchError> {
     let (name, params) = match planner {
         SlideBenchPlanner::AStar { max_nodes } => {
@@ -106,14 +109,16 @@ pub fn bench_slide(
         if let Some(moves) = &moves {
             check_solution(case.id, &game, moves)?;
         }
-        instances.push(SlideInstanceReport {
+        let line = SlideInstanceReport {
             id: case.id,
             moves: moves.map(|moves| moves.len() as u32),
             nodes,
             seconds,
             optimal: case.optimal,
             generations,
-        });
+        };
+        on_instance(&line);
+        instances.push(line);
     }
     let total_seconds = started.elapsed().as_secs_f64();
     let solved = instances.iter().filter(|line| line.moves.is_some()).count() as u32;
@@ -132,15 +137,25 @@ pub fn bench_slide(
         total_nodes: instances.iter().map(|line| line.nodes).sum(),
         planner: name.to_string(),
         planner_params: format_params(&params),
-        median_generations: generations.get(generations.len().wrapping_sub(1) / 2).copied(),
+        median_generations: median(&generations),
         instances,
     })
+}
+
+/// The median of sorted values; `None` for none.
+fn median(sorted: &[u64]) -> Option<f64> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2] as f64),
+        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0),
+    }
 }
 
 /// The planner's solution for `game`, or `None` if it gave up or ran out of
 /// time; with the nodes it expanded (evaluations for the GA).
 fn solve_one(planner: &SlideBenchPlanner, game: &SlideGame, budget: &Budget) -> (Option<Vec<Dir>>, u64, Option<u64>) {
-    let result: Result<(Vec<Dir>, u64), PlanError> = match planner {
+    let result: Result<(Vec<Dir>, u64), Stopped> = match planner {
         SlideBenchPlanner::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
         SlideBenchPlanner::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
         SlideBenchPlanner::Ga { params } => {
@@ -152,7 +167,7 @@ fn solve_one(planner: &SlideBenchPlanner, game: &SlideGame, budget: &Budget) -> 
     };
     match result {
         Ok((moves, nodes)) => (Some(moves), nodes, None),
-        Err(_) => (None, 0, None),
+        Err(stopped) => (None, stopped.nodes, None),
     }
 }
 

@@ -348,7 +348,15 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
         _ => (args.slide.planner(side, args.seed).exit_code(Exit::Runtime)?, None),
     };
     let budget = args.instance_budget_ms.map(Duration::from_millis);
-    let report = bench::bench_slide(&cases, &choice, budget).exit_code(Exit::Runtime)?;
+    let json = args.json;
+    let report = bench::bench_slide(&cases, &choice, budget, |line| {
+        if !json {
+            let moves = line.moves.map_or_else(|| "-".to_string(), |moves| moves.to_string());
+            let optimal = line.optimal.map_or_else(String::new, |optimal| format!(" (optimal {optimal})"));
+            println!("{:>4}  moves {moves:>4}{optimal}  nodes {:>12}  {:.3} s", line.id, line.nodes, line.seconds);
+        }
+    })
+    .exit_code(Exit::Runtime)?;
     if args.json {
         let mut value = serde_json::to_value(&report).exit_code(Exit::Runtime)?;
         if let (Some(pdb), Some(object)) = (&pdb_report, value.as_object_mut()) {
@@ -357,11 +365,6 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
         }
         print_json(&value)?;
     } else {
-        for line in &report.instances {
-            let moves = line.moves.map_or_else(|| "-".to_string(), |moves| moves.to_string());
-            let optimal = line.optimal.map_or_else(String::new, |optimal| format!(" (optimal {optimal})"));
-            println!("{:>4}  moves {moves:>4}{optimal}  nodes {:>12}  {:.3} s", line.id, line.nodes, line.seconds);
-        }
         println!("planner        {} ({})", report.planner, report.planner_params);
         println!("solved         {} of {}", report.solved, report.instances.len());
         println!(

@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, StoredPlan, neighbour};
+use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, Stopped, StoredPlan, neighbour};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 
 /// Default cap on stored states (about 40 bytes each).
@@ -96,7 +96,7 @@ pub struct Solution {
 
 /// Solves `board` (blank-first goal) optimally, keeping at most `max_nodes`
 /// states.
-pub fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result<Solution, PlanError> {
+pub fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result<Solution, Stopped> {
     let n_cells = usize::from(side) * usize::from(side);
     let mut nodes: Vec<Node> = vec![Node { key: pack(board, n_cells), parent: u32::MAX, dir: 0 }];
     let mut best: HashMap<u128, (u16, u32)> = HashMap::new();
@@ -125,11 +125,12 @@ pub fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result
         expanded += 1;
         if expanded % POLL_EVERY == 0 {
             if let Some(error) = budget.exhausted() {
-                return Err(error);
+                return Err(Stopped { error, nodes: expanded });
             }
         }
         if nodes.len() as u64 >= max_nodes {
-            return Err(PlanError::GaveUp(format!("A* stored {max_nodes} states without reaching the goal")));
+            let error = PlanError::GaveUp(format!("A* stored {max_nodes} states without reaching the goal"));
+            return Err(Stopped { error, nodes: expanded });
         }
         let blank = current[..n_cells].iter().position(|&tile| tile == 0).expect("a blank") as u8;
         let back = (index != 0).then(|| Dir::ALL[usize::from(nodes[index as usize].dir)].opposite());
@@ -157,7 +158,7 @@ pub fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result
             open.push((Reverse(u32::from(child_g) + h), child_g, Reverse(child_index)));
         }
     }
-    Err(PlanError::GaveUp("the goal is unreachable".to_string()))
+    Err(Stopped { error: PlanError::GaveUp("the goal is unreachable".to_string()), nodes: expanded })
 }
 
 /// The `astar` planner. Plans once, on the first tick, and hands the plan
@@ -174,7 +175,7 @@ impl AStar {
     }
 
     /// Solves `game`'s current board; the moves are real (not canonical).
-    pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), PlanError> {
+    pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
         let config = game.config();
         let canonical = Canonical::new(config.side(), game.board(), config.goal());
         let solution = solve(config.side(), &canonical.board, budget, self.max_nodes)?;

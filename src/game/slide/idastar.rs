@@ -11,8 +11,7 @@
 use std::sync::Arc;
 
 use super::pdb::{PdbSet, transpose_cell};
-use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, StoredPlan, neighbour};
-use crate::game::Game;
+use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, Stopped, StoredPlan, neighbour};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 
 /// Groups a partition may have, and tiles a group may have.
@@ -33,20 +32,21 @@ pub struct Solution {
 }
 
 /// Solves `board` (blank-first goal, `tables.side()` wide) optimally.
-pub fn solve(tables: &PdbSet, board: &Board, budget: &Budget) -> Result<Solution, PlanError> {
+pub fn solve(tables: &PdbSet, board: &Board, budget: &Budget) -> Result<Solution, Stopped> {
     let mut search = Search::new(tables, board, budget);
     let mut bound = search.h();
     loop {
         let next_bound = search.dfs(0, bound, usize::MAX);
         if let Some(error) = search.stopped.take() {
-            return Err(error);
+            return Err(Stopped { error, nodes: search.nodes });
         }
         if search.found {
             let moves = search.path[..search.solution_len].iter().map(|&dir| Dir::ALL[usize::from(dir)]).collect();
             return Ok(Solution { moves, nodes: search.nodes });
         }
         if next_bound == u32::MAX || next_bound as usize >= MAX_DEPTH {
-            return Err(PlanError::GaveUp(format!("no solution within {MAX_DEPTH} moves")));
+            let error = PlanError::GaveUp(format!("no solution within {MAX_DEPTH} moves"));
+            return Err(Stopped { error, nodes: search.nodes });
         }
         bound = next_bound;
     }
@@ -245,17 +245,18 @@ impl IdaStar {
     }
 
     /// Solves `game`'s current board; the moves are real (not canonical).
-    pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), PlanError> {
+    pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
         let config = game.config();
         if config.side() != self.tables.side() {
-            return Err(PlanError::GaveUp(format!(
+            let error = PlanError::GaveUp(format!(
                 "the {} pattern databases are for {}×{} boards, this board is {}×{}",
                 self.tables.partition().name(),
                 self.tables.side(),
                 self.tables.side(),
                 config.side(),
                 config.side()
-            )));
+            ));
+            return Err(Stopped { error, nodes: 0 });
         }
         let canonical = Canonical::new(config.side(), game.board(), config.goal());
         let solution = solve(&self.tables, &canonical.board, budget)?;
@@ -282,7 +283,6 @@ impl Planner<SlideGame> for IdaStar {
                 return Err(PlanError::GaveUp("the board is already solved".to_string()));
             }
         }
-        debug_assert!(game.tick() < game.config().max_ticks());
         Ok(Decision { action: self.plan.take(game), planned })
     }
 }
@@ -313,7 +313,9 @@ mod tests {
         let budget = Budget::new(None, Some(flag));
         // The budget is looked at on the first node, then every 4096.
         let start = [0, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-        assert_eq!(solve(&tables, &start, &budget), Err(PlanError::Cancelled));
+        let stopped = solve(&tables, &start, &budget).unwrap_err();
+        assert_eq!(stopped.error, PlanError::Cancelled);
+        assert_eq!(stopped.nodes, 1, "stopped at the first look");
     }
 
     /// Every reachable 8-puzzle state, by breadth-first search from the
@@ -370,6 +372,40 @@ mod tests {
                 assert_eq!(solution.moves.len(), usize::from(*distance), "astar on {:?}", &board[..9]);
                 assert_eq!(apply_moves(3, board, &solution.moves), Some(goal));
             }
+        }
+    }
+
+    #[test]
+    fn fifteen_puzzle_solutions_are_optimal_and_the_bound_admissible_along_them() {
+        use crate::game::slide::astar;
+        use crate::rng::GameRng;
+        // 5-5-5 is the smallest 15-puzzle partition that builds in seconds.
+        let tables = PdbSet::build(Partition::P555);
+        let goal = goal_board(4, Goal::BlankFirst);
+        let mut rng = GameRng::from_seed(4);
+        for _ in 0..12 {
+            // A random walk from the goal: 30 to 45 moves, never straight back.
+            let mut board = goal;
+            let mut blank = 0u8;
+            let mut last: Option<Dir> = None;
+            for _ in 0..30 + rng.below(16) {
+                let dir = Dir::ALL[rng.below(4) as usize];
+                if let (Some(next), false) = (neighbour(4, blank, dir), Some(dir.opposite()) == last) {
+                    board.swap(usize::from(blank), usize::from(next));
+                    blank = next;
+                    last = Some(dir);
+                }
+            }
+            let solution = solve(&tables, &board, &Budget::unlimited()).unwrap();
+            let reference = astar::solve(4, &board, &Budget::unlimited(), 5_000_000).unwrap();
+            assert_eq!(solution.moves.len(), reference.moves.len(), "{:?}", &board[..16]);
+            // Along an optimal path the distance left is known exactly.
+            let mut along = board;
+            for (done, &dir) in solution.moves.iter().enumerate() {
+                assert!(tables.heuristic(&along) as usize <= solution.moves.len() - done);
+                along = apply_moves(4, &along, &[dir]).unwrap();
+            }
+            assert_eq!(along, goal);
         }
     }
 }

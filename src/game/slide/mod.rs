@@ -417,6 +417,21 @@ impl Canonical {
     }
 }
 
+/// Why an optimal search ended without a plan, with the nodes it had
+/// expanded by then (benchmarks report them for instances given up on).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{error} (after {nodes} nodes)")]
+pub struct Stopped {
+    pub error: crate::plan::PlanError,
+    pub nodes: u64,
+}
+
+impl From<Stopped> for crate::plan::PlanError {
+    fn from(stopped: Stopped) -> crate::plan::PlanError {
+        stopped.error
+    }
+}
+
 /// A plan computed once and handed out move by move. It knows the board each
 /// next move expects, so a planner reused for another game (benchmarks reuse
 /// planners) plans again instead of playing a stale plan.
