@@ -16,7 +16,7 @@ use tickbot::replay::{self, ReplayError};
 use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-use crate::cli::{self, BenchGame, Cli, Command, PlayGame, PlayOptions, ReplayCommand, RunArgs, RunGame};
+use crate::cli::{self, BenchGame, Cli, Command, GenGame, PlayGame, PlayOptions, ReplayCommand, RunArgs, RunGame};
 
 /// The documented exit codes (see `tickbot --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +47,7 @@ impl<T, E: Into<anyhow::Error>> ExitOnError<T> for Result<T, E> {
 }
 
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
-    let writes_log = !matches!(cli.command, Command::Replay(_));
+    let writes_log = !matches!(cli.command, Command::Replay(_) | Command::Gen(_));
     let log = LogConfig { level: cli.log_level.clone(), dir: writes_log.then(|| cli.log_dir.clone()) };
     if let Err(error) = telemetry::init(&log) {
         let code = match error {
@@ -59,12 +59,16 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     match cli.command {
         Command::Run(args) => match &args.game {
             Some(RunGame::Snake(snake_args)) => cli::snake::run(&args, snake_args),
+            Some(RunGame::Pipes(pipes_args)) => cli::pipes::run(&args, pipes_args),
             None => cli::snake::run(&args, &cli::snake::SnakeArgs::default()),
         },
         Command::Play(PlayGame::Snake(args)) => cli::snake::play(args),
+        Command::Play(PlayGame::Pipes(args)) => cli::pipes::play(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
         Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
+        Command::Bench(BenchGame::Pipes(args)) => cli::pipes::bench(args),
+        Command::Gen(GenGame::Pipes(args)) => cli::pipes::gen_puzzle(args),
     }
 }
 

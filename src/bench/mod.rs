@@ -9,8 +9,10 @@ use crate::game::{Game, OutcomeKind};
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
+mod pipes;
 mod snake;
 
+pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.

@@ -6,8 +6,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod pipes;
 pub mod snake;
 
+use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
 
 const EXIT_CODES: &str = "\
@@ -54,6 +56,16 @@ pub enum Command {
     /// Measure a planner over many seeded episodes.
     #[command(subcommand)]
     Bench(BenchGame),
+    /// Generate a puzzle.
+    #[command(subcommand)]
+    Gen(GenGame),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum GenGame {
+    /// A Net puzzle: a random spanning tree from the centre, every tile turned at
+    /// random; printed in the puzzle format with its solution as a second grid.
+    Pipes(GenPipes),
 }
 
 #[derive(Debug, Args)]
@@ -81,12 +93,17 @@ pub struct RunArgs {
 pub enum RunGame {
     /// Snake with the bfs-tail planner.
     Snake(SnakeArgs),
+    /// A Pipes (Net) puzzle, by default solved by `solve`. The puzzle has no
+    /// randomness: every game of a run plays the same puzzle.
+    Pipes(PipesArgs),
 }
 
 #[derive(Debug, Subcommand)]
 pub enum PlayGame {
     /// Play one game of Snake.
     Snake(PlaySnake),
+    /// Solve one Pipes (Net) puzzle by rotating tiles, one per tick.
+    Pipes(PlayPipes),
 }
 
 /// The options of `tickbot play` that every game shares.
@@ -136,6 +153,8 @@ pub enum ReplayCommand {
 pub enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
+    /// Time a planner on Pipes puzzles; report the median solve time per board size.
+    Pipes(BenchPipes),
 }
 
 /// Parses `WxH`, e.g. `10x10`.

@@ -83,11 +83,12 @@ enum Undo {
     Free { root: u32, old: u32 },
 }
 
-/// A branch point: the trail length before it, the tile, and the
-/// orientations not yet tried.
+/// A branch point: the trail length and scan cursor before it, the tile,
+/// and the orientations not yet tried.
 #[derive(Clone, Copy, Debug)]
 struct Choice {
     trail_len: usize,
+    scan_cursor: usize,
     tile: u32,
     untried: u8,
 }
@@ -136,6 +137,8 @@ pub struct Solver {
     choices: Vec<Choice>,
     solution: Vec<u8>,
     last_solution: Vec<u8>,
+    /// Where the fallback scan for an undecided tile starts.
+    scan_cursor: usize,
     revisions: u64,
 }
 
@@ -177,6 +180,7 @@ impl Solver {
             choices: Vec::new(),
             solution: vec![0; n],
             last_solution: vec![0; n],
+            scan_cursor: 0,
             revisions: 0,
         }
     }
@@ -242,7 +246,12 @@ impl Solver {
                         }
                         let domain = self.domain[tile as usize];
                         let first = domain & domain.wrapping_neg();
-                        self.choices.push(Choice { trail_len: self.trail.len(), tile, untried: domain & !first });
+                        self.choices.push(Choice {
+                            trail_len: self.trail.len(),
+                            scan_cursor: self.scan_cursor,
+                            tile,
+                            untried: domain & !first,
+                        });
                         consistent = self.assign(tile, first);
                     }
                 }
@@ -251,6 +260,7 @@ impl Solver {
                     None => break,
                     Some(choice) => {
                         self.undo_to(choice.trail_len);
+                        self.scan_cursor = choice.scan_cursor;
                         if choice.untried == 0 {
                             continue;
                         }
@@ -291,6 +301,7 @@ impl Solver {
         self.queue.extend((0..n as u32).rev());
         self.trail.clear();
         self.choices.clear();
+        self.scan_cursor = 0;
         self.revisions = 0;
     }
 
@@ -466,20 +477,21 @@ impl Solver {
         }
     }
 
-    /// The undecided tile with the fewest orientations left (the first in
-    /// row-major order among equals), or `None` when every tile is decided.
-    fn branch_tile(&self) -> Option<u32> {
-        let mut best: Option<(u32, u32)> = None;
-        for (tile, &domain) in self.domain.iter().enumerate() {
-            let options = domain.count_ones();
-            if options > 1 && best.is_none_or(|(fewest, _)| options < fewest) {
-                best = Some((options, tile as u32));
-                if options == 2 {
-                    break;
-                }
+    /// The tile to branch on: the first undecided tile in row-major order,
+    /// or `None` when every tile is decided. Deciding the board in one sweep
+    /// keeps a wrong choice close to the contradiction it causes, so
+    /// backtracking stays shallow. Every tile before `scan_cursor` is
+    /// decided (branch points save and restore it), so the scans along one
+    /// line of the search cost one pass over the board in all.
+    fn branch_tile(&mut self) -> Option<u32> {
+        let n = self.domain.len();
+        while self.scan_cursor < n {
+            if self.domain[self.scan_cursor].count_ones() > 1 {
+                return Some(self.scan_cursor as u32);
             }
+            self.scan_cursor += 1;
         }
-        best.map(|(_, tile)| tile)
+        None
     }
 }
 
