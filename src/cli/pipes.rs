@@ -149,8 +149,8 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
             _ => "at least 2 solutions",
         };
         println!(
-            "solutions: {} ({verdict}), {} branches, {} revisions",
-            report.solutions, report.branches, report.revisions
+            "solutions: {} ({verdict}), {} branches, {} backtracks, {} tile revisions",
+            report.solutions, report.branches, report.backtracks, report.revisions
         );
         return Ok(Exit::Success);
     }

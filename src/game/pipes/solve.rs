@@ -103,6 +103,9 @@ pub struct SolveReport {
     pub branches: u64,
     /// Tile revisions made by propagation.
     pub revisions: u64,
+    /// Times the search backtracked: after a contradiction, or to look for
+    /// another solution.
+    pub backtracks: u64,
 }
 
 /// The solver with its scratch state, sized for one board and reusable for
@@ -213,7 +216,7 @@ impl Solver {
     ) -> Result<SolveReport, PlanError> {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
-        let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0 };
+        let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0, backtracks: 0 };
         let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
         let mut consistent = !source_is_dry && self.propagate();
         if !consistent {
@@ -256,6 +259,7 @@ impl Solver {
                     }
                 }
             } else {
+                report.backtracks += 1;
                 match self.choices.pop() {
                     None => break,
                     Some(choice) => {
@@ -375,13 +379,18 @@ impl Solver {
             self.trail.push(Undo::Domain { tile, old: domain });
             self.domain[t] = kept;
         }
+        // The edges set here agree with the domain just computed, so they
+        // need not queue this tile again; it is marked queued meanwhile.
+        // Edges that others set meanwhile (a loop closed by a union) do.
+        self.queued[t] = true;
+        let mut ok = true;
         for dir in 0..4 {
             let edge = edges[dir];
             if self.edge_state[edge as usize] != UNKNOWN {
                 continue;
             }
             let bit = DIR_BITS[dir];
-            let ok = if all & bit != 0 {
+            ok = if all & bit != 0 {
                 self.set_edge(edge, OPEN)
             } else if any & bit == 0 {
                 self.set_edge(edge, CLOSED)
@@ -389,10 +398,26 @@ impl Solver {
                 true
             };
             if !ok {
-                return false;
+                break;
             }
         }
-        true
+        self.queued[t] = false;
+        if ok {
+            let unknown = !(open | closed) & 0xF;
+            let (expected_open, expected_closed) = (open | (all & unknown), closed | (!any & unknown));
+            let (mut open_now, mut closed_now) = (0u8, 0u8);
+            for dir in 0..4 {
+                match self.edge_state[edges[dir] as usize] {
+                    OPEN => open_now |= DIR_BITS[dir],
+                    CLOSED => closed_now |= DIR_BITS[dir],
+                    _ => {}
+                }
+            }
+            if (open_now, closed_now) != (expected_open, expected_closed) {
+                self.enqueue(tile);
+            }
+        }
+        ok
     }
 
     fn set_free(&mut self, root: u32, value: u32) {
