@@ -623,4 +623,95 @@ mod tests {
         let grid = Grid { width: 2, height: 2, wrap: false };
         assert_eq!(solve(grid, &[3, 3, 3, 3], 2).0.solutions, 0);
     }
+
+    /// Every distinct orientation of every tile, checked by `find_flaw`:
+    /// the number of solutions by brute force.
+    fn brute_force_count(grid: Grid, source: usize, tiles: &[u8]) -> u32 {
+        let options: Vec<Vec<u8>> = tiles
+            .iter()
+            .map(|&mask| {
+                (0..4)
+                    .filter(|&turns| DOMAINS[usize::from(mask)] & (1 << turns) != 0)
+                    .map(|turns| rotate_by(mask, turns))
+                    .collect()
+            })
+            .collect();
+        let mut current = vec![0u8; tiles.len()];
+        let mut count = 0;
+        let mut index = vec![0usize; tiles.len()];
+        loop {
+            for tile in 0..tiles.len() {
+                current[tile] = options[tile][index[tile]];
+            }
+            if find_flaw(grid, source, &current).is_ok() {
+                count += 1;
+            }
+            let mut tile = 0;
+            while tile < tiles.len() {
+                index[tile] += 1;
+                if index[tile] < options[tile].len() {
+                    break;
+                }
+                index[tile] = 0;
+                tile += 1;
+            }
+            if tile == tiles.len() {
+                return count;
+            }
+        }
+    }
+
+    #[test]
+    fn counts_agree_with_brute_force_on_small_boards() {
+        use crate::game::pipes::generate::{GenerateOptions, generate};
+        use crate::rng::GameRng;
+        let mut rng = GameRng::from_seed(5);
+        let mut seen = [0u32; 3];
+        for (width, height) in [(1, 4), (2, 2), (2, 3), (3, 3), (4, 2)] {
+            for wrap in [false, true] {
+                let grid = Grid { width, height, wrap };
+                for case in 0..40u64 {
+                    // Generated boards (solvable, often in several ways),
+                    // every other one with a tile replaced at random (often
+                    // unsolvable then).
+                    let options = GenerateOptions { width, height, wrap, unique: false, seed: case };
+                    let generated = generate(&options).unwrap();
+                    let mut tiles = generated.setup.tiles;
+                    if case % 2 == 1 {
+                        let tile = rng.below(tiles.len() as u32) as usize;
+                        tiles[tile] = [0, 1, 3, 5, 7, 0xf][rng.below(6) as usize];
+                    }
+                    let source = usize::from(generated.setup.source_row) * usize::from(width)
+                        + usize::from(generated.setup.source_col);
+                    let expected = brute_force_count(grid, source, &tiles);
+                    let mut solver = Solver::new(grid);
+                    let report = solver.run(&tiles, source, 1000, &Budget::unlimited()).unwrap();
+                    assert_eq!(report.solutions, expected, "{width}x{height} wrap={wrap} {tiles:x?} source {source}");
+                    if expected > 0 {
+                        assert_eq!(find_flaw(grid, source, solver.solution()), Ok(()));
+                    }
+                    seen[expected.min(2) as usize] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 0), "cases with 0, 1 and 2+ solutions all occur: {seen:?}");
+    }
+
+    #[test]
+    fn solves_generated_boards_of_every_shape() {
+        use crate::game::pipes::generate::{GenerateOptions, generate};
+        for (width, height) in [(1, 1), (1, 6), (6, 1), (2, 2), (3, 3), (2, 7), (13, 11), (40, 40)] {
+            for wrap in [false, true] {
+                for seed in 0..3 {
+                    let generated = generate(&GenerateOptions { width, height, wrap, unique: false, seed }).unwrap();
+                    let setup = &generated.setup;
+                    let source = usize::from(setup.source_row) * usize::from(width) + usize::from(setup.source_col);
+                    let mut solver = Solver::new(setup.grid());
+                    let report = solver.run(&setup.tiles, source, 1, &Budget::unlimited()).unwrap();
+                    assert_eq!(report.solutions, 1, "{width}x{height} wrap={wrap} seed {seed}");
+                    assert_eq!(find_flaw(setup.grid(), source, solver.solution()), Ok(()));
+                }
+            }
+        }
+    }
 }
