@@ -3,6 +3,7 @@
 
 mod cli;
 mod golden;
+mod pipes;
 mod replay_props;
 mod support;
 mod tidy;
