@@ -5,6 +5,7 @@ mod cli;
 mod flag;
 mod golden;
 mod locm;
+mod pipes;
 mod replay_props;
 mod slide;
 mod support;

@@ -11,6 +11,7 @@ use crate::rng::derive_seed;
 
 mod flag;
 mod locm;
+mod pipes;
 mod slide;
 mod snake;
 
@@ -18,6 +19,7 @@ pub use flag::{ExactBenchReport, ExactMapReport, GaBenchReport, GaRunReport, ben
 pub use locm::{
     LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
 };
+pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
 pub use slide::{SlideBenchError, SlideBenchPlanner, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
 pub use snake::{SnakeBenchReport, bench_snake};
 

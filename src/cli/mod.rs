@@ -8,11 +8,13 @@ use clap::{Args, Parser, Subcommand};
 
 pub mod flag;
 pub mod locm;
+pub mod pipes;
 pub mod slide;
 pub mod snake;
 
 use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
 use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
+use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
 use slide::{BenchSlide, PlaySlide, SlideArgs};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
 
@@ -98,6 +100,9 @@ pub enum RunGame {
     /// Sliding puzzle: random solvable starts of --size (default 3×3) from each
     /// game's seed, or one --tiles start; actions name the direction the blank moves.
     Slide(SlideArgs),
+    /// A Pipes (Net) puzzle, by default solved by `solve`. The puzzle has no
+    /// randomness: every game of a run plays the same puzzle.
+    Pipes(PipesArgs),
     /// Legends of Code and Magic 1.2: draft and battle bots for both seats.
     Locm(LocmSeats),
 }
@@ -111,6 +116,8 @@ pub enum PlayGame {
     /// Solve one sliding puzzle (8, 15 or 24 tiles); actions name the direction
     /// the blank moves.
     Slide(PlaySlide),
+    /// Solve one Pipes (Net) puzzle by rotating tiles, one per tick.
+    Pipes(PlayPipes),
     /// Play one game of Legends of Code and Magic 1.2 (draft and battle).
     Locm(PlayLocm),
 }
@@ -168,6 +175,8 @@ pub enum BenchGame {
     /// Solve a file of sliding puzzles in order on one thread; report moves, nodes and
     /// seconds per instance and check each length against the published optimum.
     Slide(BenchSlide),
+    /// Time a planner on Pipes puzzles; report the median solve time per board size.
+    Pipes(BenchPipes),
     /// Full LOCM games (draft + battle) per CPU-second, random and greedy battlers.
     Locm(BenchLocm),
 }
@@ -183,6 +192,9 @@ pub enum MatchGame {
 pub enum GenGame {
     /// A random solvable Reach the Flag map (a random walk; tiles from its entry counts).
     Flag(GenFlag),
+    /// A Net puzzle: a random spanning tree from the centre, every tile turned at
+    /// random; printed in the puzzle format with its solution as a second grid.
+    Pipes(GenPipes),
 }
 
 /// Parses `WxH`, e.g. `10x10`.

@@ -165,8 +165,8 @@ fn perturb(grid: Grid, tree: &mut [u8], tile: usize, rng: &mut GameRng, scratch:
         if at == other {
             break;
         }
-        for step in 0..4 {
-            if tree[at] & DIR_BITS[step] == 0 {
+        for (step, &bit) in DIR_BITS.iter().enumerate() {
+            if tree[at] & bit == 0 {
                 continue;
             }
             let next = grid.neighbour(at, step).expect("tree edges stay on the board");

@@ -214,8 +214,8 @@ pub fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), Flaw> {
     let mut reached = 0usize;
     while let Some(tile) = stack.pop() {
         reached += 1;
-        for dir in 0..4 {
-            if tiles[tile] & DIR_BITS[dir] != 0 {
+        for (dir, &bit) in DIR_BITS.iter().enumerate() {
+            if tiles[tile] & bit != 0 {
                 let other = grid.neighbour(tile, dir).expect("checked above");
                 if !seen[other] {
                     seen[other] = true;

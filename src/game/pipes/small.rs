@@ -96,8 +96,8 @@ impl SmallBoard {
 
     /// The masks of `state`, written to the first `n` entries of `out`.
     pub fn masks(&self, state: u128, out: &mut [u8; MAX_SMALL_TILES]) {
-        for tile in 0..self.n {
-            out[tile] = rotate_by(self.base[tile], Self::turns(state, tile));
+        for (tile, slot) in out.iter_mut().enumerate().take(self.n) {
+            *slot = rotate_by(self.base[tile], Self::turns(state, tile));
         }
     }
 
@@ -144,8 +144,8 @@ impl SmallBoard {
         measures.dead_end_pairs /= 2;
         let source_root = find(&mut parent, self.source as u8);
         let mut components = 0u32;
-        for tile in 0..self.n {
-            if masks[tile] == 0 {
+        for (tile, &mask) in masks.iter().enumerate().take(self.n) {
+            if mask == 0 {
                 continue;
             }
             let root = find(&mut parent, tile as u8);

@@ -1,0 +1,277 @@
+//! Pipes on the command line: the puzzle and planner flags, and what
+//! `play pipes`, `run pipes`, `bench pipes` and `gen pipes` do with them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+
+use tickbot::bench::{self, BenchPuzzle};
+use tickbot::game::pipes::astar::Astar;
+use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
+use tickbot::game::pipes::generate::{GenerateOptions, generate};
+use tickbot::game::pipes::solve::{Solve, Solver};
+use tickbot::game::pipes::{self, PipesGame, Puzzle};
+use tickbot::plan::Budget;
+
+use super::{PlayOptions, RunArgs, parse_size};
+use crate::commands::{Exit, ExitOnError, Failure, play_one, print_json, run_many};
+
+/// The bundled default puzzle, so `tickbot run pipes` works from any directory.
+const DEFAULT_PIPES_MAP: &str = include_str!("../../maps/pipes/10x10-flat.txt");
+const DEFAULT_PIPES_MAP_NAME: &str = "maps/pipes/10x10-flat.txt (bundled)";
+
+#[derive(Debug, Args)]
+pub struct PlayPipes {
+    #[command(flatten)]
+    pub pipes: PipesArgs,
+    /// Count the solutions (up to 2) with the solver and print the verdict
+    /// (`no solution`, `unique`, `at least 2 solutions`) instead of playing.
+    #[arg(long)]
+    pub count: bool,
+    #[command(flatten)]
+    pub options: PlayOptions,
+}
+
+/// The puzzle and the planner.
+#[derive(Debug, Args, Default)]
+pub struct PipesArgs {
+    /// A puzzle file: `W H wrap|nowrap SX SY`, then H rows of W hex digits
+    /// (Up=1 Right=2 Down=4 Left=8). Default: the bundled 10x10 puzzle.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
+    /// The planner.
+    #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
+    pub planner: PipesPlanner,
+    /// dfs and astar give up after this many states.
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
+    pub max_states: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum PipesPlanner {
+    /// Constraint propagation and backtracking: complete and fast on any size.
+    #[default]
+    Solve,
+    /// The write-up's blind depth-first search (boards up to 64 tiles; meant for 3x3).
+    Dfs,
+    /// The write-up's A* with its heuristic (boards up to 64 tiles).
+    Astar,
+}
+
+impl PipesPlanner {
+    pub fn name(self) -> &'static str {
+        match self {
+            PipesPlanner::Solve => "solve",
+            PipesPlanner::Dfs => "dfs",
+            PipesPlanner::Astar => "astar",
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct BenchPipes {
+    /// Puzzle files or directories of them (*.txt). Default: maps/pipes.
+    #[arg(value_name = "FILE|DIR")]
+    pub paths: Vec<PathBuf>,
+    /// Also time generated puzzles of this size (flat and wrapping, seeds
+    /// 1..=--generated-per-size), e.g. 200x200. May be repeated.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub generate: Vec<(u16, u16)>,
+    /// Generated puzzles per size and topology.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub generated_per_size: u64,
+    /// Only puzzles with at most this many tiles (dfs and astar are meant for small boards).
+    #[arg(long, value_name = "N")]
+    pub max_tiles: Option<usize>,
+    /// The planner.
+    #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
+    pub planner: PipesPlanner,
+    /// dfs and astar give up after this many states.
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
+    pub max_states: u64,
+    /// Times each puzzle is solved; the report gives the median.
+    #[arg(long, default_value_t = 11)]
+    pub repeat: u32,
+    /// Print one JSON object (keys: planner, repeat, sizes[{size, wrap, puzzles,
+    /// solved, median_ms, max_ms}], puzzles[{name, size, wrap, median_ms, ...}]).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct GenPipes {
+    /// Board size, e.g. 40x40.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    pub size: (u16, u16),
+    /// A wrapping board (a torus).
+    #[arg(long)]
+    pub wrap: bool,
+    /// Adjust the puzzle until the solver proves its solution unique.
+    #[arg(long)]
+    pub unique: bool,
+    /// The generator's seed: the same seed gives the same puzzle.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Write the puzzle here instead of to stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Reads and validates a puzzle file. Errors name the file, line and column.
+fn read_puzzle(path: &Path) -> anyhow::Result<pipes::Config> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
+    let puzzle = Puzzle::parse(&text).map_err(|error| error.in_file(path))?;
+    Ok(pipes::Config::try_from(puzzle.setup).map_err(|error| error.in_file(path))?)
+}
+
+impl PipesArgs {
+    pub fn config(&self) -> anyhow::Result<pipes::Config> {
+        match &self.map {
+            Some(path) => read_puzzle(path),
+            None => {
+                let puzzle = Puzzle::parse(DEFAULT_PIPES_MAP).map_err(|error| error.in_file(DEFAULT_PIPES_MAP_NAME))?;
+                Ok(pipes::Config::try_from(puzzle.setup).map_err(|error| error.in_file(DEFAULT_PIPES_MAP_NAME))?)
+            }
+        }
+    }
+}
+
+pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
+    let config = args.pipes.config().exit_code(Exit::BadInput)?;
+    if args.count {
+        let mut solver = Solver::new(config.grid());
+        let report = solver.run(config.tiles(), config.source(), 2, &Budget::unlimited()).exit_code(Exit::Runtime)?;
+        let verdict = match report.solutions {
+            0 => "no solution",
+            1 => "unique",
+            _ => "at least 2 solutions",
+        };
+        println!(
+            "solutions: {} ({verdict}), {} branches, {} backtracks, {} tile revisions",
+            report.solutions, report.branches, report.backtracks, report.revisions
+        );
+        return Ok(Exit::Success);
+    }
+    let config = Arc::new(config);
+    let max_states = args.pipes.max_states;
+    match args.pipes.planner {
+        PipesPlanner::Solve => play_one::<PipesGame, _>(config, Solve::new, &args.options),
+        PipesPlanner::Dfs => play_one::<PipesGame, _>(config, || Dfs::new(max_states), &args.options),
+        PipesPlanner::Astar => play_one::<PipesGame, _>(config, || Astar::new(max_states), &args.options),
+    }
+}
+
+pub fn run(run_args: &RunArgs, pipes_args: &PipesArgs) -> Result<Exit, Failure> {
+    let config = Arc::new(pipes_args.config().exit_code(Exit::BadInput)?);
+    let max_states = pipes_args.max_states;
+    let name = pipes_args.planner.name();
+    match pipes_args.planner {
+        PipesPlanner::Solve => run_many::<PipesGame, _>(run_args, config, Solve::new, name),
+        PipesPlanner::Dfs => run_many::<PipesGame, _>(run_args, config, || Dfs::new(max_states), name),
+        PipesPlanner::Astar => run_many::<PipesGame, _>(run_args, config, || Astar::new(max_states), name),
+    }
+}
+
+/// Puzzle files below `path`, sorted (a file is taken as given).
+fn collect_puzzles(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    if !path.is_dir() {
+        out.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+        .with_context(|| format!("cannot list {}", path.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()
+        .with_context(|| format!("cannot list {}", path.display()))?;
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            collect_puzzles(&entry, out)?;
+        } else if entry.extension().is_some_and(|extension| extension == "txt") {
+            out.push(entry);
+        }
+    }
+    Ok(())
+}
+
+fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
+    let default_dir = [PathBuf::from("maps/pipes")];
+    let paths = if args.paths.is_empty() && args.generate.is_empty() { &default_dir[..] } else { &args.paths[..] };
+    let mut files = Vec::new();
+    for path in paths {
+        collect_puzzles(path, &mut files)?;
+    }
+    let mut puzzles = Vec::new();
+    for file in files {
+        puzzles.push(BenchPuzzle { name: file.display().to_string(), config: read_puzzle(&file)? });
+    }
+    for &(width, height) in &args.generate {
+        for wrap in [false, true] {
+            for seed in 1..=args.generated_per_size {
+                let options = GenerateOptions { width, height, wrap, unique: false, seed };
+                let generated = generate(&options)?;
+                let topology = if wrap { " --wrap" } else { "" };
+                puzzles.push(BenchPuzzle {
+                    name: format!("gen pipes --size {width}x{height}{topology} --seed {seed}"),
+                    config: pipes::Config::try_from(generated.setup)?,
+                });
+            }
+        }
+    }
+    if let Some(max_tiles) = args.max_tiles {
+        puzzles.retain(|puzzle| puzzle.config.n_tiles() <= max_tiles);
+    }
+    if puzzles.is_empty() {
+        bail!("no puzzles to time");
+    }
+    Ok(puzzles)
+}
+
+pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
+    let puzzles = bench_puzzles(&args).exit_code(Exit::BadInput)?;
+    let max_states = args.max_states;
+    let report = match args.planner {
+        PipesPlanner::Solve => bench::bench_pipes(&puzzles, Solve::new, args.repeat),
+        PipesPlanner::Dfs => bench::bench_pipes(&puzzles, || Dfs::new(max_states), args.repeat),
+        PipesPlanner::Astar => bench::bench_pipes(&puzzles, || Astar::new(max_states), args.repeat),
+    };
+    if args.json {
+        print_json(&report)?;
+    } else {
+        println!("planner {} {} (median of {} runs per puzzle)", report.planner, report.planner_params, report.repeat);
+        println!("{:<10} {:<5} {:>7} {:>7} {:>11} {:>11}", "size", "wrap", "puzzles", "solved", "median ms", "max ms");
+        for size in &report.sizes {
+            println!(
+                "{:<10} {:<5} {:>7} {:>7} {:>11.3} {:>11.3}",
+                size.size, size.wrap, size.puzzles, size.solved, size.median_ms, size.max_ms
+            );
+        }
+        for puzzle in report.puzzles.iter().filter(|puzzle| !puzzle.solved) {
+            println!("not solved: {}: {}", puzzle.name, puzzle.failure.as_deref().unwrap_or("?"));
+        }
+    }
+    Ok(Exit::Success)
+}
+
+pub fn gen_puzzle(args: GenPipes) -> Result<Exit, Failure> {
+    let (width, height) = args.size;
+    let options = GenerateOptions { width, height, wrap: args.wrap, unique: args.unique, seed: args.seed };
+    let generated = generate(&options).exit_code(Exit::BadInput)?;
+    let flags = format!("{}{}", if args.wrap { " --wrap" } else { "" }, if args.unique { " --unique" } else { "" });
+    let mut comments =
+        vec![format!("generated by `tickbot gen pipes --size {width}x{height}{flags} --seed {}`", args.seed)];
+    if args.unique {
+        comments.push(format!("unique solution ({} adjustments)", generated.adjustments));
+    }
+    comments.push("the second grid is the reference solution (planners never read it)".to_string());
+    let text = generated.setup.to_text(&comments, Some(&generated.solution));
+    match &args.out {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))
+            .exit_code(Exit::Runtime)?,
+        None => print!("{text}"),
+    }
+    Ok(Exit::Success)
+}
