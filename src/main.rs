@@ -12,6 +12,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    // Like other Unix filters, end quietly when the reader of our output goes
+    // away (`tickbot bench ... --json | head`) instead of panicking on EPIPE.
+    sigpipe::reset();
     let cli = cli::Cli::parse();
     match commands::execute(cli) {
         Ok(code) => ExitCode::from(code as u8),
