@@ -18,7 +18,7 @@ use crate::rng::derive_seed;
 
 /// One GA run of the benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GaRunReport {
+pub struct FlagGaRunReport {
     pub seed: u64,
     pub solved: bool,
     pub generations: u64,
@@ -30,7 +30,7 @@ pub struct GaRunReport {
 /// `tickbot bench flag --planner ga`'s report. The key names are a
 /// documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GaBenchReport {
+pub struct FlagGaBenchReport {
     pub planner: String,
     pub planner_params: String,
     pub map: String,
@@ -51,7 +51,7 @@ pub struct GaBenchReport {
     pub total_seconds: f64,
     pub master_seed: u64,
     pub threads: usize,
-    pub per_run: Vec<GaRunReport>,
+    pub per_run: Vec<FlagGaRunReport>,
 }
 
 /// Runs the GA `n_runs` times on `level` (run `i` seeded with
@@ -63,11 +63,11 @@ pub fn bench_flag_ga(
     n_runs: u64,
     master_seed: u64,
     threads: usize,
-) -> Result<GaBenchReport, GaError> {
+) -> Result<FlagGaBenchReport, GaError> {
     settings.validate()?;
     let threads = threads.clamp(1, n_runs.max(1) as usize);
     let started = Instant::now();
-    let per_thread: Vec<Result<Vec<(u64, GaRunReport)>, GaError>> = std::thread::scope(|scope| {
+    let per_thread: Vec<Result<Vec<(u64, FlagGaRunReport)>, GaError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|worker| {
                 scope.spawn(move || {
@@ -80,7 +80,7 @@ pub fn bench_flag_ga(
                         let wall_ms = run_started.elapsed().as_secs_f64() * 1000.0;
                         done.push((
                             index,
-                            GaRunReport {
+                            FlagGaRunReport {
                                 seed,
                                 solved: run.plan.is_some(),
                                 generations: run.generations,
@@ -102,7 +102,7 @@ pub fn bench_flag_ga(
         indexed.extend(done?);
     }
     indexed.sort_by_key(|(index, _)| *index);
-    let per_run: Vec<GaRunReport> = indexed.into_iter().map(|(_, run)| run).collect();
+    let per_run: Vec<FlagGaRunReport> = indexed.into_iter().map(|(_, run)| run).collect();
     let solved_generations: Vec<f64> =
         per_run.iter().filter(|run| run.solved).map(|run| run.generations as f64).collect();
     let walls: Vec<f64> = per_run.iter().map(|run| run.wall_ms).collect();
@@ -113,7 +113,7 @@ pub fn bench_flag_ga(
     } else {
         solved_generations.iter().sum::<f64>() / solved_generations.len() as f64
     };
-    Ok(GaBenchReport {
+    Ok(FlagGaBenchReport {
         planner: "ga".to_string(),
         planner_params: format_params(&settings.params(level)),
         map: map_name.to_string(),
@@ -137,7 +137,7 @@ pub fn bench_flag_ga(
 
 /// One map of the exact benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ExactMapReport {
+pub struct FlagExactMapReport {
     pub map: String,
     pub size: String,
     pub fragile: usize,
@@ -154,7 +154,7 @@ pub struct ExactMapReport {
 /// `tickbot bench flag --planner exact`'s report. The key names are a
 /// documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ExactBenchReport {
+pub struct FlagExactBenchReport {
     pub planner: String,
     pub maps: usize,
     pub solved: usize,
@@ -165,13 +165,13 @@ pub struct ExactBenchReport {
     pub total_ms: f64,
     pub median_ms: f64,
     pub max_ms: f64,
-    pub per_map: Vec<ExactMapReport>,
+    pub per_map: Vec<FlagExactMapReport>,
 }
 
 /// Solves each map once from its start, in order, on this thread, giving up
 /// on a map after `limit` (verdict `"timeout"`). The time of a map includes
 /// building the solver's tables.
-pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> Result<ExactBenchReport, PlanError> {
+pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> Result<FlagExactBenchReport, PlanError> {
     let mut per_map = Vec::with_capacity(levels.len());
     for (name, level) in levels {
         let game = FlagGame::new(level, 0);
@@ -190,7 +190,7 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> R
             Err(PlanError::OutOfTime) => ("timeout", None, 0, 0),
             Err(error) => return Err(error.clone()),
         };
-        per_map.push(ExactMapReport {
+        per_map.push(FlagExactMapReport {
             map: name.clone(),
             size: format!("{}x{}", level.width(), level.height()),
             fragile: level.count(flag::Tile::Fragile),
@@ -204,7 +204,7 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> R
         });
     }
     let times: Vec<f64> = per_map.iter().map(|map| map.ms).collect();
-    Ok(ExactBenchReport {
+    Ok(FlagExactBenchReport {
         planner: "exact".to_string(),
         maps: per_map.len(),
         solved: per_map.iter().filter(|map| map.moves.is_some()).count(),
@@ -253,7 +253,8 @@ mod tests {
         assert!(report.generations_p25 <= report.generations_median);
         assert!(report.generations_median <= report.generations_p75);
         let again = bench_flag_ga(&level, "tiny", &settings, 4, 0, 1).unwrap();
-        let generations = |report: &GaBenchReport| report.per_run.iter().map(|run| run.generations).collect::<Vec<_>>();
+        let generations =
+            |report: &FlagGaBenchReport| report.per_run.iter().map(|run| run.generations).collect::<Vec<_>>();
         assert_eq!(generations(&report), generations(&again), "threads must not change the runs");
         let unsolvable = flag::Config::parse("start 0 0\n11.F").unwrap();
         let maps = [("a".into(), level), ("b".into(), unsolvable)];

@@ -15,7 +15,9 @@ mod pipes;
 mod slide;
 mod snake;
 
-pub use flag::{ExactBenchReport, ExactMapReport, GaBenchReport, GaRunReport, bench_flag_exact, bench_flag_ga};
+pub use flag::{
+    FlagExactBenchReport, FlagExactMapReport, FlagGaBenchReport, FlagGaRunReport, bench_flag_exact, bench_flag_ga,
+};
 pub use locm::{
     LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
 };
