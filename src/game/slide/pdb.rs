@@ -10,10 +10,11 @@
 //! Felner 2002). The build is "blank-aware": the abstract state is the
 //! group's positions plus the blank's cell, moves that swap the blank with a
 //! tile outside the group cost 0 and the others cost 1 (a 0-1 BFS), and the
-//! stored value is the minimum over the blank's cells. Where that space is
-//! too large (6-tile groups on the 24-puzzle: 3·10⁹ states; the 8-tile group
-//! of the 15-puzzle's 7-8 split: 8·10⁹) the build
-//! ignores the blank instead: a group tile may step onto any cell not held
+//! stored value is the minimum over the blank's cells. Spaces beyond 2³⁰
+//! states (the 8-tile group of the 15-puzzle's 7-8 split: 8.3·10⁹) are built
+//! by depth-by-depth scans of a byte array instead of queues (see
+//! [`build_with_blank_by_scan`]). For the 24-puzzle's 6-tile groups (3·10⁹
+//! states each, four tables) the build ignores the blank instead: a group tile may step onto any cell not held
 //! by another group tile. That bound is weaker but still additive.
 //!
 //! No file I/O here: `src/pdb_cache.rs` saves and loads the tables.
@@ -34,8 +35,9 @@ pub enum Partition {
     /// 15-puzzle: three groups of five.
     P555,
     /// 15-puzzle: the top half (7 tiles) and the bottom half (8). Its 8-tile
-    /// table has 16!/8! ≈ 5.2·10⁸ entries (built without the blank): built
-    /// only on request.
+    /// table has 16!/8! ≈ 5.2·10⁸ entries and its blank-aware build scans
+    /// 8.3·10⁹ states (see [`build_with_blank_by_scan`]): built only on
+    /// request.
     P78,
     /// 24-puzzle: four groups of six (built without the blank: see
     /// [`Partition::blank_aware`]).
@@ -96,12 +98,14 @@ impl Partition {
     }
 
     /// Whether a group of `group_len` tiles is built with the blank's
-    /// position (stronger) or without it: with it when the (placement,
-    /// blank) space has at most 2³⁰ states (a byte each), which holds for
-    /// every 15-puzzle group up to 7 tiles and for no 6-tile 24-puzzle group.
+    /// position (stronger) or without it: with it for every 8- and
+    /// 15-puzzle group (the largest, the 8-tile group of 7-8, has 8.3·10⁹
+    /// (placement, blank) states: a byte each, 8.3 GB during its build) and
+    /// for larger boards only when the space has at most 2³⁰ states, which
+    /// no 6-tile 24-puzzle group meets (3.2·10⁹ states each, four tables).
     pub fn blank_aware(self, group_len: usize) -> bool {
         let cells = usize::from(self.side()) * usize::from(self.side());
-        n_placements(cells, group_len).saturating_mul(cells) <= 1 << 30
+        self.side() <= 4 || n_placements(cells, group_len).saturating_mul(cells) <= 1 << 30
     }
 }
 
@@ -195,7 +199,14 @@ impl PatternDb {
     /// Builds the table for `tiles` on a `side`×`side` board by breadth-first
     /// search from the goal (see the module docs for the two abstractions).
     pub fn build(side: u8, tiles: &[u8], blank_aware: bool) -> PatternDb {
-        let entries = if blank_aware { build_with_blank(side, tiles) } else { build_without_blank(side, tiles) };
+        let n = usize::from(side) * usize::from(side);
+        let entries = if !blank_aware {
+            build_without_blank(side, tiles)
+        } else if n_placements(n, tiles.len()) * n <= 1 << 30 {
+            build_with_blank(side, tiles)
+        } else {
+            build_with_blank_by_scan(side, tiles)
+        };
         PatternDb { side, tiles: tiles.to_vec(), entries }
     }
 
@@ -296,6 +307,101 @@ fn build_with_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
         }
         layer.clear();
         std::mem::swap(&mut layer, &mut next_layer);
+        depth += 1;
+    }
+    dist.chunks_exact(n).map(|by_blank| *by_blank.iter().min().expect("n > 0")).collect()
+}
+
+/// The blank-aware table without queues, for spaces too large for
+/// [`build_with_blank`]'s `u32` state indices and per-layer queues: one byte
+/// per (placement, blank cell), indexed `rank * n + blank`, and one scan of
+/// the whole array per depth.
+///
+/// Moves that swap the blank with a tile outside the group cost 0 and are
+/// reversible, so every blank cell in one connected region of cells free of
+/// group tiles has the same distance. The pass for depth `d` visits each
+/// placement holding some state at `d`: it first gives every cell of those
+/// states' regions the value `d` (a region may hold states set to `d + 1`
+/// earlier in the same pass, which are lowered), then moves each group tile
+/// next to a `d` cell into it, setting the states it reaches, if unseen, to
+/// `d + 1`. Those are never expanded in the pass for `d`, which looks only
+/// at bytes equal to `d`. The result is the minimum over blank cells.
+fn build_with_blank_by_scan(side: u8, tiles: &[u8]) -> Vec<u8> {
+    let n = usize::from(side) * usize::from(side);
+    let k = tiles.len();
+    let moves = move_table(side);
+    let mut neighbour_mask = [0u32; MAX_CELLS];
+    for (cell, mask) in neighbour_mask.iter_mut().enumerate().take(n) {
+        *mask = moves[cell].iter().filter(|&&next| next != u8::MAX).fold(0, |mask, &next| mask | 1 << next);
+    }
+    let n_ranks = n_placements(n, k);
+    let mut dist = vec![UNSEEN; n_ranks * n];
+    let mut positions = [0u8; MAX_CELLS];
+    positions[..k].copy_from_slice(tiles);
+    dist[rank(&positions[..k], n as u32) * n] = 0;
+    let all_cells = (1u32 << n) - 1;
+    let mut depth = 0u8;
+    loop {
+        let mut found = false;
+        for placement in 0..n_ranks {
+            let states = &dist[placement * n..(placement + 1) * n];
+            if !states.contains(&depth) {
+                continue;
+            }
+            found = true;
+            unrank(placement, n as u32, &mut positions[..k]);
+            let occupied = positions[..k].iter().fold(0u32, |mask, &cell| mask | 1 << cell);
+            let free = all_cells & !occupied;
+            let states = &mut dist[placement * n..(placement + 1) * n];
+            // The regions of the blank cells at `depth`.
+            let mut seeds = (0..n).filter(|&cell| states[cell] == depth).fold(0u32, |mask, cell| mask | 1 << cell);
+            let mut at_depth = 0u32;
+            while seeds != 0 {
+                let mut region = 1u32 << seeds.trailing_zeros();
+                loop {
+                    let mut grown = region;
+                    let mut rest = region;
+                    while rest != 0 {
+                        let cell = rest.trailing_zeros() as usize;
+                        rest &= rest - 1;
+                        grown |= neighbour_mask[cell] & free;
+                    }
+                    if grown == region {
+                        break;
+                    }
+                    region = grown;
+                }
+                seeds &= !region;
+                at_depth |= region;
+            }
+            let mut rest = at_depth;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                states[cell] = depth;
+            }
+            // One move of a group tile into a blank cell at `depth`.
+            let mut rest = at_depth;
+            while rest != 0 {
+                let blank = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                let mut tiles_next = neighbour_mask[usize::from(blank)] & occupied;
+                while tiles_next != 0 {
+                    let from = tiles_next.trailing_zeros() as u8;
+                    tiles_next &= tiles_next - 1;
+                    let i = positions[..k].iter().position(|&cell| cell == from).expect("occupied cell");
+                    positions[i] = blank;
+                    let target = rank(&positions[..k], n as u32) * n + usize::from(from);
+                    positions[i] = from;
+                    if dist[target] == UNSEEN {
+                        dist[target] = depth + 1;
+                    }
+                }
+            }
+        }
+        if !found {
+            break;
+        }
         depth += 1;
     }
     dist.chunks_exact(n).map(|by_blank| *by_blank.iter().min().expect("n > 0")).collect()
@@ -531,6 +637,15 @@ mod tests {
                 let direct = direct_pattern_distance(side, &tiles, &positions[..tiles.len()], blank_aware);
                 assert_eq!(table.entries()[index], direct, "{tiles:?} at {:?}", &positions[..tiles.len()]);
             }
+        }
+    }
+
+    #[test]
+    fn the_scanning_build_equals_the_queue_build() {
+        for (side, tiles) in
+            [(3u8, vec![1u8, 2, 3, 4]), (3, vec![5, 6, 7, 8]), (4, vec![13, 14, 15]), (4, vec![1, 4, 5, 8])]
+        {
+            assert_eq!(build_with_blank_by_scan(side, &tiles), build_with_blank(side, &tiles), "{side}: {tiles:?}");
         }
     }
 
