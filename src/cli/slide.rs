@@ -87,7 +87,7 @@ pub struct SlideArgs {
     #[arg(long, value_enum, default_value_t = SlidePlanner::Idastar)]
     pub planner: SlidePlanner,
     /// idastar's pattern databases. Default: 4-4 (3×3), 6-6-3 (4×4), 6-6-6-6 (5×5).
-    /// 7-8 takes minutes and ~4 GB to build the first time.
+    /// 7-8 takes about 10 minutes and ~9 GB of memory to build the first time.
     #[arg(long, value_name = "GROUPS", value_parser = parse_partition)]
     pub pdb: Option<Partition>,
     /// Where pattern databases are cached. Default: $TICKBOT_PDB_DIR, else
