@@ -13,7 +13,7 @@
 //! stored value is the minimum over the blank's cells. Spaces beyond 2³⁰
 //! states (the 8-tile group of the 15-puzzle's 7-8 split: 8.3·10⁹) are built
 //! by depth-by-depth scans of a byte array instead of queues (see
-//! [`build_with_blank_by_scan`]). For the 24-puzzle's 6-tile groups (3·10⁹
+//! `build_with_blank_by_scan`). For the 24-puzzle's 6-tile groups (3·10⁹
 //! states each, four tables) the build ignores the blank instead: a group tile may step onto any cell not held
 //! by another group tile. That bound is weaker but still additive.
 //!
@@ -36,7 +36,7 @@ pub enum Partition {
     P555,
     /// 15-puzzle: the top half (7 tiles) and the bottom half (8). Its 8-tile
     /// table has 16!/8! ≈ 5.2·10⁸ entries and its blank-aware build scans
-    /// 8.3·10⁹ states (see [`build_with_blank_by_scan`]): built only on
+    /// 8.3·10⁹ states (see `build_with_blank_by_scan`): built only on
     /// request.
     P78,
     /// 24-puzzle: four groups of six (built without the blank: see
@@ -109,7 +109,7 @@ impl Partition {
     }
 }
 
-/// One group's table, indexed by [`PatternDb::rank`].
+/// One group's table, indexed by [`rank`].
 #[derive(Clone, PartialEq, Eq)]
 pub struct PatternDb {
     side: u8,
