@@ -264,7 +264,7 @@ struct VerifyReport {
 fn verify(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
     let mut files = Vec::new();
     for path in paths {
-        collect_replays(path, &mut files).exit_code(Exit::BadInput)?;
+        collect_files(path, "tbr", &mut files).exit_code(Exit::BadInput)?;
     }
     let mut reports = Vec::with_capacity(files.len());
     for path in files {
@@ -304,9 +304,9 @@ fn display_paths(paths: &[PathBuf]) -> String {
     paths.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
 }
 
-/// Files are taken as given; directories are searched recursively for
-/// `*.tbr` files, in sorted order so reports are stable.
-fn collect_replays(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+/// Files are taken as given; directories are searched recursively for files
+/// ending in `.{extension}`, in sorted order so reports are stable.
+pub fn collect_files(path: &Path, extension: &str, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     let metadata = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     if !metadata.is_dir() {
         out.push(path.to_path_buf());
@@ -320,8 +320,8 @@ fn collect_replays(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     entries.sort();
     for entry in entries {
         if entry.is_dir() {
-            collect_replays(&entry, out)?;
-        } else if entry.extension().is_some_and(|extension| extension == "tbr") {
+            collect_files(&entry, extension, out)?;
+        } else if entry.extension().is_some_and(|found| found == extension) {
             out.push(entry);
         }
     }

@@ -16,7 +16,7 @@ use tickbot::game::pipes::{self, PipesGame, Puzzle};
 use tickbot::plan::Budget;
 
 use super::{PlayOptions, RunArgs, parse_size};
-use crate::commands::{Exit, ExitOnError, Failure, play_one, print_json, run_many};
+use crate::commands::{Exit, ExitOnError, Failure, collect_files, play_one, print_json, run_many};
 
 /// The bundled default puzzle, so `tickbot run pipes` works from any directory.
 const DEFAULT_PIPES_MAP: &str = include_str!("../../maps/pipes/10x10-flat.txt");
@@ -174,34 +174,12 @@ pub fn run(run_args: &RunArgs, pipes_args: &PipesArgs) -> Result<Exit, Failure> 
     }
 }
 
-/// Puzzle files below `path`, sorted (a file is taken as given).
-fn collect_puzzles(path: &Path, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    if !path.is_dir() {
-        out.push(path.to_path_buf());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-        .with_context(|| format!("cannot list {}", path.display()))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("cannot list {}", path.display()))?;
-    entries.sort();
-    for entry in entries {
-        if entry.is_dir() {
-            collect_puzzles(&entry, out)?;
-        } else if entry.extension().is_some_and(|extension| extension == "txt") {
-            out.push(entry);
-        }
-    }
-    Ok(())
-}
-
 fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
     let default_dir = [PathBuf::from("maps/pipes")];
     let paths = if args.paths.is_empty() && args.generate.is_empty() { &default_dir[..] } else { &args.paths[..] };
     let mut files = Vec::new();
     for path in paths {
-        collect_puzzles(path, &mut files)?;
+        collect_files(path, "txt", &mut files)?;
     }
     let mut puzzles = Vec::new();
     for file in files {
