@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::{Board, Dir, Goal, MAX_CELLS, SlideGame, StoredPlan, neighbour};
 use crate::ga::{Evolution, GaParams, Problem, RunEnd, Scheme, one_point_crossover};
 use crate::game::Game;
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::plan::{Budget, Decision, PlanError, Planner};
 use crate::rng::{GameRng, derive_seed};
 
 /// The write-up's knobs, plus our round structure.
@@ -310,22 +310,20 @@ impl Planner<SlideGame> for GaPlanner {
     }
 
     fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        let mut planned = None;
-        if !self.plan.fits(game) {
+        // The plan is moved out for the call, so that `solve_game` may borrow the rest of `self`.
+        let mut plan = std::mem::take(&mut self.plan);
+        let decision = plan.next_action(game, "ga", || {
             let result = self.solve_game(game, budget)?;
-            let Some(moves) = result.moves else {
-                return Err(PlanError::GaveUp(format!(
+            match result.moves {
+                Some(moves) => Ok((moves, result.evaluations)),
+                None => Err(PlanError::GaveUp(format!(
                     "no solution in {} rounds ({} generations)",
                     result.rounds, result.generations
-                )));
-            };
-            planned = Some(PlanStats { kind: "ga", nodes: result.evaluations, plan_len: moves.len() as u32 });
-            self.plan.store(game, moves);
-            if self.plan.is_empty() {
-                return Err(PlanError::GaveUp("the board is already solved".to_string()));
+                ))),
             }
-        }
-        Ok(Decision { action: self.plan.take(game), planned })
+        });
+        self.plan = plan;
+        decision
     }
 }
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::pdb::{PdbSet, transpose_cell};
 use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, Stopped, StoredPlan, neighbour};
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::plan::{Budget, Decision, PlanError, Planner};
 
 /// Groups a partition may have, and tiles a group may have.
 const MAX_GROUPS: usize = 4;
@@ -274,16 +274,11 @@ impl Planner<SlideGame> for IdaStar {
     }
 
     fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        let mut planned = None;
-        if !self.plan.fits(game) {
-            let (moves, nodes) = self.solve_game(game, budget)?;
-            planned = Some(PlanStats { kind: "idastar", nodes, plan_len: moves.len() as u32 });
-            self.plan.store(game, moves);
-            if self.plan.is_empty() {
-                return Err(PlanError::GaveUp("the board is already solved".to_string()));
-            }
-        }
-        Ok(Decision { action: self.plan.take(game), planned })
+        // The plan is moved out for the call, so that `solve_game` may borrow the rest of `self`.
+        let mut plan = std::mem::take(&mut self.plan);
+        let decision = plan.next_action(game, "idastar", || Ok(self.solve_game(game, budget)?));
+        self.plan = plan;
+        decision
     }
 }
 

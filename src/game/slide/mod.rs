@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
 use crate::map::{MapError, content_lines};
+use crate::plan::{Decision, PlanError, PlanStats};
 use crate::rng::GameRng;
 
 /// Largest board side: 5×5 (the 24-puzzle). Cells fit in a `u8` and a board
@@ -469,6 +470,27 @@ impl StoredPlan {
     }
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
+    }
+
+    /// The next move of the stored plan, first calling `solve` (which returns
+    /// the moves and the nodes it expanded) when no stored plan fits `game`:
+    /// the whole tick logic of a planner that plans once and plays it out.
+    pub fn next_action(
+        &mut self,
+        game: &SlideGame,
+        kind: &'static str,
+        solve: impl FnOnce() -> Result<(Vec<Dir>, u64), PlanError>,
+    ) -> Result<Decision<Dir>, PlanError> {
+        let mut planned = None;
+        if !self.fits(game) {
+            let (moves, nodes) = solve()?;
+            planned = Some(PlanStats { kind, nodes, plan_len: moves.len() as u32 });
+            self.store(game, moves);
+            if self.is_empty() {
+                return Err(PlanError::GaveUp("the board is already solved".to_string()));
+            }
+        }
+        Ok(Decision { action: self.take(game), planned })
     }
 }
 
