@@ -12,9 +12,9 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use crate::game::pipes::dfs::BUDGET_POLL_STATES;
-use crate::game::pipes::small::{MAX_SMALL_TILES, Measures, SmallBoard};
-use crate::game::pipes::{PipesGame, Rotate, moves_between};
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::game::pipes::small::{MAX_SMALL_TILES, Measures, SmallBoard, next_rotation};
+use crate::game::pipes::{PipesGame, Rotate};
+use crate::plan::{Budget, Decision, PlanError, Planner};
 
 /// The `astar` planner.
 #[derive(Debug)]
@@ -97,14 +97,6 @@ impl Planner<PipesGame> for Astar {
     }
 
     fn next_action(&mut self, game: &PipesGame, budget: &Budget) -> Result<Decision<Rotate>, PlanError> {
-        if let Some(action) = self.plan.pop() {
-            return Ok(Decision { action, planned: None });
-        }
-        let (goal, n_states) = search(game, self.max_states, budget)?;
-        moves_between(game.tiles(), &goal, &mut self.plan);
-        self.plan.reverse();
-        let plan_len = self.plan.len() as u32;
-        let action = self.plan.pop().ok_or_else(|| PlanError::GaveUp("the board is already solved".to_string()))?;
-        Ok(Decision { action, planned: Some(PlanStats { kind: "astar", nodes: n_states, plan_len }) })
+        next_rotation(&mut self.plan, game, "astar", || search(game, self.max_states, budget))
     }
 }

@@ -12,9 +12,9 @@
 
 use std::collections::HashSet;
 
-use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard};
-use crate::game::pipes::{PipesGame, Rotate, moves_between};
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard, next_rotation};
+use crate::game::pipes::{PipesGame, Rotate};
+use crate::plan::{Budget, Decision, PlanError, Planner};
 
 /// The state budget both write-up searches default to.
 pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
@@ -102,14 +102,6 @@ impl Planner<PipesGame> for Dfs {
     }
 
     fn next_action(&mut self, game: &PipesGame, budget: &Budget) -> Result<Decision<Rotate>, PlanError> {
-        if let Some(action) = self.plan.pop() {
-            return Ok(Decision { action, planned: None });
-        }
-        let (goal, n_states) = search(game, self.max_states, budget)?;
-        moves_between(game.tiles(), &goal, &mut self.plan);
-        self.plan.reverse();
-        let plan_len = self.plan.len() as u32;
-        let action = self.plan.pop().ok_or_else(|| PlanError::GaveUp("the board is already solved".to_string()))?;
-        Ok(Decision { action, planned: Some(PlanStats { kind: "dfs", nodes: n_states, plan_len }) })
+        next_rotation(&mut self.plan, game, "dfs", || search(game, self.max_states, budget))
     }
 }
