@@ -17,7 +17,7 @@ use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionReport
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
 use crate::cli::{
-    self, BenchGame, Cli, Command, GenGame, MatchGame, PlayGame, PlayOptions, ReplayCommand, RunArgs, RunGame,
+    self, BenchGame, Cli, Command, GenGame, MatchGame, PlayArgs, PlayGame, ReplayCommand, RunArgs, RunGame,
 };
 
 /// The documented exit codes (see `tickbot --help`).
@@ -94,7 +94,7 @@ pub fn default_parallelism() -> usize {
 pub fn play_one<G: Game, P: Planner<G>>(
     level: Arc<G::Config>,
     make_planner: impl Fn() -> P,
-    options: &PlayOptions,
+    options: &PlayArgs,
 ) -> Result<Exit, Failure> {
     let session = SessionConfig {
         games: 1,

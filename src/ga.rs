@@ -74,7 +74,7 @@ pub enum Scheme {
 
 /// The engine's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GaParams {
+pub struct EvolutionSettings {
     pub population: usize,
     pub scheme: Scheme,
     /// The search stops unsolved after this many generations.
@@ -96,7 +96,7 @@ pub enum GaError {
     CrossoverPercent(u32),
 }
 
-impl GaParams {
+impl EvolutionSettings {
     pub fn validate(&self) -> Result<(), GaError> {
         let population = self.population;
         if population < 2 {
@@ -143,7 +143,7 @@ pub enum RunEnd {
 /// One GA run in progress. The population is always ranked, best first.
 pub struct Evolution<'p, P: Problem> {
     problem: &'p P,
-    params: GaParams,
+    params: EvolutionSettings,
     rng: GameRng,
     population: Vec<Scored<P::Genome, P::Fitness>>,
     /// Last generation's genomes, kept for their storage.
@@ -163,7 +163,7 @@ impl<P: Problem> Debug for Evolution<'_, P> {
 
 impl<'p, P: Problem> Evolution<'p, P> {
     /// Draws and ranks the initial population.
-    pub fn new(problem: &'p P, params: GaParams, mut rng: GameRng) -> Result<Self, GaError> {
+    pub fn new(problem: &'p P, params: EvolutionSettings, mut rng: GameRng) -> Result<Self, GaError> {
         params.validate()?;
         let genomes: Vec<P::Genome> = (0..params.population).map(|_| problem.random_genome(&mut rng)).collect();
         let fitness = evaluate(problem, &genomes, params.parallel);
@@ -416,8 +416,8 @@ mod tests {
         }
     }
 
-    fn params(scheme: Scheme, parallel: bool) -> GaParams {
-        GaParams { population: 40, scheme, max_generations: 2000, parallel }
+    fn params(scheme: Scheme, parallel: bool) -> EvolutionSettings {
+        EvolutionSettings { population: 40, scheme, max_generations: 2000, parallel }
     }
 
     const GENERATIONAL: Scheme = Scheme::Generational { parents: 25, elites: 5 };
@@ -497,7 +497,7 @@ mod tests {
     fn bad_parameters_are_refused() {
         let problem = CountZeros { len: 4 };
         let cases = [
-            (GaParams { population: 1, ..params(GENERATIONAL, false) }, GaError::PopulationTooSmall(1)),
+            (EvolutionSettings { population: 1, ..params(GENERATIONAL, false) }, GaError::PopulationTooSmall(1)),
             (
                 params(Scheme::Generational { parents: 41, elites: 0 }, false),
                 GaError::Parents { parents: 41, population: 40 },

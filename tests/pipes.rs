@@ -10,14 +10,14 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use tickbot::game::pipes::astar::Astar;
+use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::Dfs;
-use tickbot::game::pipes::generate::{GenerateOptions, generate};
+use tickbot::game::pipes::generate::{GenSettings, generate};
 use tickbot::game::pipes::solve::Solve;
 use tickbot::game::pipes::{Config, PipesGame, Puzzle};
 use tickbot::game::{Game, OutcomeKind};
-use tickbot::plan::{Budget, PlanError, Planner, PlayError, play_to_end};
-use tickbot::replay::{self, Footer, Frame, Header, PlannerInfo, Replay};
+use tickbot::plan::{PlanError, Planner, PlayError};
+use tickbot::replay::{self, Replay};
 
 use crate::support::repo_path;
 
@@ -89,20 +89,12 @@ fn check_config_solution(config: &Config, tiles: &[u8]) -> Result<(), String> {
 /// Plays `config` with `planner` and returns the replay, built in memory
 /// exactly as the session records it, and the final tiles.
 fn record<P: Planner<PipesGame>>(config: &Config, mut planner: P) -> Result<(Replay, Vec<u8>), PlayError> {
+    let replay = replay::record::<PipesGame>(config, 0, &mut planner)?;
     let mut game = PipesGame::new(config, 0);
-    let header = Header {
-        tickbot_version: "test".to_string(),
-        game: PipesGame::spec(config),
-        seed: 0,
-        planner: PlannerInfo { name: planner.name().to_string(), params: planner.params() },
-        initial_hash: game.state_hash(),
-    };
-    let mut frames = Vec::new();
-    let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |action, game| {
-        frames.push(Frame { action: PipesGame::action_code(action), hash: game.state_hash() });
-    })?;
-    let footer = Footer { outcome, ticks: game.tick(), final_hash: game.state_hash() };
-    Ok((Replay { header, frames, footer: Some(footer) }, game.tiles().to_vec()))
+    for frame in &replay.frames {
+        game.step(PipesGame::action_from_code(frame.action).expect("a recorded action")).expect("a legal action");
+    }
+    Ok((replay, game.tiles().to_vec()))
 }
 
 fn bundled() -> Vec<(String, Puzzle)> {
@@ -149,7 +141,7 @@ fn generated_puzzles_are_solved_and_check_out() {
     for (width, height) in [(1, 6), (6, 1), (2, 2), (5, 3), (9, 9), (16, 12), (30, 30)] {
         for wrap in [false, true] {
             for seed in 10..13 {
-                let generated = generate(&GenerateOptions { width, height, wrap, unique: false, seed }).unwrap();
+                let generated = generate(&GenSettings { width, height, wrap, unique: false, seed }).unwrap();
                 let config = Config::try_from(generated.setup).unwrap();
                 let (replay, tiles) = record(&config, Solve::new()).unwrap();
                 assert_eq!(replay.footer.unwrap().outcome.kind, OutcomeKind::Won);
@@ -198,7 +190,7 @@ fn two_solutions_and_none_are_told_apart() {
     for error in [
         record(&none, Solve::new()).unwrap_err(),
         record(&none, Dfs::new(10_000)).unwrap_err(),
-        record(&none, Astar::new(10_000)).unwrap_err(),
+        record(&none, AStar::new(10_000)).unwrap_err(),
     ] {
         assert!(matches!(&error, PlayError::Plan(PlanError::GaveUp(why)) if why.contains("no solution")), "{error}");
     }
@@ -225,7 +217,7 @@ fn dfs_and_astar_solve_small_boards_and_their_replays_verify() {
         let config = load(name);
         let (replay, tiles) = match planner {
             "dfs" => record(&config, Dfs::new(2_000_000)),
-            _ => record(&config, Astar::new(2_000_000)),
+            _ => record(&config, AStar::new(2_000_000)),
         }
         .unwrap_or_else(|error| panic!("{planner} on {name}: {error}"));
         assert_eq!(replay.footer.as_ref().unwrap().outcome.kind, OutcomeKind::Won, "{planner} on {name}");
@@ -238,7 +230,7 @@ fn dfs_and_astar_solve_small_boards_and_their_replays_verify() {
     // Past its budget, a search says how far it got.
     let error = record(&load("maps/pipes/7x7-flat.txt"), Dfs::new(5_000)).unwrap_err();
     assert!(error.to_string().contains("gave up after 5000 states"), "{error}");
-    let error = record(&load("maps/pipes/10x10-flat.txt"), Astar::new(10)).unwrap_err();
+    let error = record(&load("maps/pipes/10x10-flat.txt"), AStar::new(10)).unwrap_err();
     assert!(error.to_string().contains("at most 64 tiles"), "{error}");
 }
 

@@ -9,14 +9,14 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+use tickbot::game::OutcomeKind;
 use tickbot::game::slide::astar::AStar;
-use tickbot::game::slide::ga::{GaPlanner, GaSlideParams};
+use tickbot::game::slide::ga::{GaPlanner, GaSettings};
 use tickbot::game::slide::idastar::IdaStar;
 use tickbot::game::slide::pdb::{Partition, PdbSet};
 use tickbot::game::slide::{Config, Goal, SlideGame};
-use tickbot::game::{Game, OutcomeKind};
-use tickbot::plan::{Budget, Planner, play_to_end};
-use tickbot::replay::{self, Footer, Frame, Header, PlannerInfo, Replay};
+use tickbot::plan::Planner;
+use tickbot::replay::{self, Replay};
 
 use crate::support::repo_path;
 
@@ -142,21 +142,7 @@ fn run_slide_plays_random_starts_that_verify() {
 
 /// Plays `planner` on `config` in memory and returns the replay.
 fn record<P: Planner<SlideGame>>(config: &Config, mut planner: P) -> Replay {
-    let mut game = SlideGame::new(config, 0);
-    let header = Header {
-        tickbot_version: "test".to_string(),
-        game: SlideGame::spec(config),
-        seed: 0,
-        planner: PlannerInfo { name: planner.name().to_string(), params: planner.params() },
-        initial_hash: game.state_hash(),
-    };
-    let mut frames = Vec::new();
-    let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |action, game| {
-        frames.push(Frame { action: SlideGame::action_code(action), hash: game.state_hash() });
-    })
-    .expect("the planner plays legal moves");
-    let footer = Footer { outcome, ticks: game.tick(), final_hash: game.state_hash() };
-    Replay { header, frames, footer: Some(footer) }
+    replay::record::<SlideGame>(config, 0, &mut planner).expect("the planner plays legal moves")
 }
 
 #[test]
@@ -171,7 +157,7 @@ fn plans_of_every_planner_on_both_goals_replay_and_verify() {
         let replays = [
             record(&config, AStar::new(1_000_000)),
             record(&config, IdaStar::new(std::sync::Arc::clone(&tables))),
-            record(&config, GaPlanner::new(GaSlideParams::default())),
+            record(&config, GaPlanner::new(GaSettings::default())),
         ];
         let lengths: Vec<u32> = replays.iter().map(|replay| replay.footer.as_ref().unwrap().ticks).collect();
         assert_eq!(lengths[0], lengths[1], "both optimal on {goal:?}");

@@ -3,11 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tickbot::game::Game;
 use tickbot::game::snake::bfs_tail::BfsTail;
 use tickbot::game::snake::{Config, SnakeGame, SnakeSetup};
-use tickbot::plan::{Budget, Planner, play_to_end};
-use tickbot::replay::{Footer, Frame, Header, PlannerInfo, Replay};
+use tickbot::replay::{self, Replay};
 
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -28,25 +26,7 @@ pub fn open_board(width: u16, height: u16) -> Config {
 /// Plays one Snake game with bfs-tail and returns its replay, built in memory
 /// exactly as the session records it.
 pub fn record_snake(config: &Config, seed: u64) -> Replay {
-    let mut game = SnakeGame::new(config, seed);
-    let mut planner = BfsTail::new(config);
-    let header = Header {
-        tickbot_version: "test".to_string(),
-        game: SnakeGame::spec(config),
-        seed,
-        planner: PlannerInfo {
-            name: Planner::<SnakeGame>::name(&planner).to_string(),
-            params: Planner::<SnakeGame>::params(&planner),
-        },
-        initial_hash: game.state_hash(),
-    };
-    let mut frames = Vec::new();
-    let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |action, game| {
-        frames.push(Frame { action: SnakeGame::action_code(action), hash: game.state_hash() });
-    })
-    .expect("bfs-tail plays legal moves");
-    let footer = Footer { outcome, ticks: game.tick(), final_hash: game.state_hash() };
-    Replay { header, frames, footer: Some(footer) }
+    replay::record::<SnakeGame>(config, seed, &mut BfsTail::new(config)).expect("bfs-tail plays legal moves")
 }
 
 /// Every `*.tbr` file below `dir`, sorted.

@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::game::slide::astar::AStar;
-use crate::game::slide::ga::{GaPlanner, GaSlideParams};
+use crate::game::slide::ga::{GaPlanner, GaSettings};
 use crate::game::slide::idastar::IdaStar;
 use crate::game::slide::pdb::PdbSet;
-use crate::game::slide::{Config, Dir, SlideGame, Stopped};
+use crate::game::slide::{Config, Dir, SlideGame};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, Planner, format_params};
+use crate::plan::{Budget, Planner, Stopped, format_params};
 
 /// One benchmark instance.
 #[derive(Clone, Debug)]
@@ -30,7 +30,7 @@ pub struct SlideCase {
 pub enum SlideBenchPlanner {
     AStar { max_nodes: u64 },
     IdaStar { tables: Arc<PdbSet> },
-    Ga { params: GaSlideParams },
+    Ga { params: GaSettings },
 }
 
 /// One line of the report. `id`, `moves`, `nodes` and `seconds` are the

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::play_episodes;
-use crate::game::snake::bfs_tail::{BfsTail, BfsTailParams};
+use crate::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
 use crate::game::snake::{self, SnakeGame};
 use crate::game::{Game, OutcomeKind};
 use crate::plan::{Planner, PlayError, format_params};
@@ -31,7 +31,7 @@ pub struct SnakeBenchReport {
 /// Benchmarks `bfs-tail` with `params` on `level`.
 pub fn bench_snake(
     level: &snake::Config,
-    params: BfsTailParams,
+    params: BfsTailSettings,
     n_episodes: u64,
     master_seed: u64,
     threads: usize,

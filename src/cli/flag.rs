@@ -9,12 +9,12 @@ use clap::{Args, ValueEnum};
 
 use tickbot::bench;
 use tickbot::game::flag::exact::Exact;
-use tickbot::game::flag::ga::{Fitness, GaSettings, GeneticPlanner, Mutation};
+use tickbot::game::flag::ga::{Fitness, GaPlanner, GaSettings, Mutation};
 use tickbot::game::flag::generate::{GenSettings, generate};
 use tickbot::game::flag::{self, FlagGame, FlagSetup};
 use tickbot::plan::{Budget, Decision, PlanError, Planner};
 
-use super::{PlayOptions, RunArgs, parse_size};
+use super::{PlayArgs, RunArgs, parse_size};
 use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
 
 /// The bundled default map (round 12 of the original), so `tickbot run flag`
@@ -27,7 +27,7 @@ pub struct PlayFlag {
     #[command(flatten)]
     pub flag: FlagArgs,
     #[command(flatten)]
-    pub options: PlayOptions,
+    pub options: PlayArgs,
 }
 
 /// The level and the planner. Without --map: the bundled round 12.
@@ -137,11 +137,11 @@ impl FlagPlannerArgs {
     fn planner(&self, level: &flag::Config) -> Result<FlagPlannerChoice, Failure> {
         Ok(match self.planner {
             FlagPlanner::Exact => FlagPlannerChoice::Exact(Box::new(Exact::new(level))),
-            FlagPlanner::Ga => FlagPlannerChoice::Ga(
-                GeneticPlanner::new(level, self.ga_settings())
+            FlagPlanner::Ga => FlagPlannerChoice::Ga(Box::new(
+                GaPlanner::new(level, self.ga_settings())
                     .map_err(|error| anyhow!("bad GA parameters: {error}"))
                     .exit_code(Exit::BadInput)?,
-            ),
+            )),
         })
     }
 }
@@ -150,7 +150,7 @@ impl FlagPlannerArgs {
 #[derive(Debug)]
 enum FlagPlannerChoice {
     Exact(Box<Exact>),
-    Ga(GeneticPlanner),
+    Ga(Box<GaPlanner>),
 }
 
 impl Planner<FlagGame> for FlagPlannerChoice {

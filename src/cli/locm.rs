@@ -13,7 +13,7 @@ use tickbot::game::locm::bots::{BattleBot, LocmBots};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
 
-use super::{PlayOptions, RunArgs};
+use super::{PlayArgs, RunArgs};
 use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
 
 const BUNDLED_CARDLIST_NAME: &str = "maps/locm/cardlist.txt (bundled)";
@@ -75,7 +75,7 @@ pub struct PlayLocm {
     #[command(flatten)]
     pub seats: LocmSeats,
     #[command(flatten)]
-    pub options: PlayOptions,
+    pub options: PlayArgs,
 }
 
 #[derive(Debug, Args)]

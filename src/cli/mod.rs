@@ -124,7 +124,7 @@ pub enum PlayGame {
 
 /// The options of `tickbot play` that every game shares.
 #[derive(Debug, Args)]
-pub struct PlayOptions {
+pub struct PlayArgs {
     /// The game's seed (Snake: where food appears; planners that draw random
     /// numbers draw them from it too).
     #[arg(long, default_value_t = 1)]

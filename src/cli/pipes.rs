@@ -8,14 +8,14 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
 use tickbot::bench::{self, BenchPuzzle};
-use tickbot::game::pipes::astar::Astar;
+use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
-use tickbot::game::pipes::generate::{GenerateOptions, generate};
+use tickbot::game::pipes::generate::{GenSettings, generate};
 use tickbot::game::pipes::solve::{Solve, Solver};
 use tickbot::game::pipes::{self, PipesGame, Puzzle};
 use tickbot::plan::Budget;
 
-use super::{PlayOptions, RunArgs, parse_size};
+use super::{PlayArgs, RunArgs, parse_size};
 use crate::commands::{Exit, ExitOnError, Failure, collect_files, play_one, print_json, run_many};
 
 /// The bundled default puzzle, so `tickbot run pipes` works from any directory.
@@ -31,7 +31,7 @@ pub struct PlayPipes {
     #[arg(long)]
     pub count: bool,
     #[command(flatten)]
-    pub options: PlayOptions,
+    pub options: PlayArgs,
 }
 
 /// The puzzle and the planner.
@@ -159,7 +159,7 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
     match args.pipes.planner {
         PipesPlanner::Solve => play_one::<PipesGame, _>(config, Solve::new, &args.options),
         PipesPlanner::Dfs => play_one::<PipesGame, _>(config, || Dfs::new(max_states), &args.options),
-        PipesPlanner::Astar => play_one::<PipesGame, _>(config, || Astar::new(max_states), &args.options),
+        PipesPlanner::Astar => play_one::<PipesGame, _>(config, || AStar::new(max_states), &args.options),
     }
 }
 
@@ -170,7 +170,7 @@ pub fn run(run_args: &RunArgs, pipes_args: &PipesArgs) -> Result<Exit, Failure> 
     match pipes_args.planner {
         PipesPlanner::Solve => run_many::<PipesGame, _>(run_args, config, Solve::new, name),
         PipesPlanner::Dfs => run_many::<PipesGame, _>(run_args, config, || Dfs::new(max_states), name),
-        PipesPlanner::Astar => run_many::<PipesGame, _>(run_args, config, || Astar::new(max_states), name),
+        PipesPlanner::Astar => run_many::<PipesGame, _>(run_args, config, || AStar::new(max_states), name),
     }
 }
 
@@ -188,7 +188,7 @@ fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
     for &(width, height) in &args.generate {
         for wrap in [false, true] {
             for seed in 1..=args.generated_per_size {
-                let options = GenerateOptions { width, height, wrap, unique: false, seed };
+                let options = GenSettings { width, height, wrap, unique: false, seed };
                 let generated = generate(&options)?;
                 let topology = if wrap { " --wrap" } else { "" };
                 puzzles.push(BenchPuzzle {
@@ -213,7 +213,7 @@ pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
     let report = match args.planner {
         PipesPlanner::Solve => bench::bench_pipes(&puzzles, Solve::new, args.repeat),
         PipesPlanner::Dfs => bench::bench_pipes(&puzzles, || Dfs::new(max_states), args.repeat),
-        PipesPlanner::Astar => bench::bench_pipes(&puzzles, || Astar::new(max_states), args.repeat),
+        PipesPlanner::Astar => bench::bench_pipes(&puzzles, || AStar::new(max_states), args.repeat),
     };
     if args.json {
         print_json(&report)?;
@@ -235,7 +235,7 @@ pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
 
 pub fn gen_puzzle(args: GenPipes) -> Result<Exit, Failure> {
     let (width, height) = args.size;
-    let options = GenerateOptions { width, height, wrap: args.wrap, unique: args.unique, seed: args.seed };
+    let options = GenSettings { width, height, wrap: args.wrap, unique: args.unique, seed: args.seed };
     let generated = generate(&options).exit_code(Exit::BadInput)?;
     let flags = format!("{}{}", if args.wrap { " --wrap" } else { "" }, if args.unique { " --unique" } else { "" });
     let mut comments =

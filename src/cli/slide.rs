@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use tickbot::bench::{self, SlideBenchPlanner, SlideCase};
 use tickbot::game::Game;
 use tickbot::game::slide::astar::{AStar, DEFAULT_MAX_NODES};
-use tickbot::game::slide::ga::{GaPlanner, GaSlideParams};
+use tickbot::game::slide::ga::{GaPlanner, GaSettings};
 use tickbot::game::slide::idastar::IdaStar;
 use tickbot::game::slide::pdb::{Partition, PdbSet};
 use tickbot::game::slide::{self, Config, Goal, SlideGame, SlideSetup, Start};
@@ -20,7 +20,7 @@ use tickbot::pdb_cache;
 use tickbot::plan::{Budget, Decision, PlanError, Planner};
 use tickbot::rng::derive_seed;
 
-use super::{PlayOptions, RunArgs};
+use super::{PlayArgs, RunArgs};
 use crate::commands::{Exit, ExitOnError, Failure, print_json, run_many};
 
 const MOVES_HELP: &str = "\
@@ -35,7 +35,7 @@ pub struct PlaySlide {
     #[arg(long, default_value_t = 1, requires = "instances")]
     pub index: u32,
     #[command(flatten)]
-    pub options: PlayOptions,
+    pub options: PlayArgs,
 }
 
 #[derive(Debug, Args)]
@@ -109,31 +109,31 @@ pub struct SlideArgs {
 #[command(next_help_heading = "ga planner")]
 pub struct GaArgs {
     /// Moves per policy.
-    #[arg(long, default_value_t = GaSlideParams::default().move_count)]
+    #[arg(long, default_value_t = GaSettings::default().move_count)]
     pub move_count: usize,
     /// Policies kept after each generation.
-    #[arg(long, default_value_t = GaSlideParams::default().policy_limit)]
+    #[arg(long, default_value_t = GaSettings::default().policy_limit)]
     pub policy_limit: usize,
     /// Percent of the best policies crossed each generation.
-    #[arg(long, default_value_t = GaSlideParams::default().hybrid_rate)]
+    #[arg(long, default_value_t = GaSettings::default().hybrid_rate)]
     pub hybrid_rate: u32,
     /// Percent chance a policy is mutated each generation.
-    #[arg(long, default_value_t = GaSlideParams::default().mutate_rate)]
+    #[arg(long, default_value_t = GaSettings::default().mutate_rate)]
     pub mutate_rate: u32,
     /// Undo a mutation that makes the value worse.
-    #[arg(long, default_value_t = GaSlideParams::default().better_mutate, action = clap::ArgAction::Set)]
+    #[arg(long, default_value_t = GaSettings::default().better_mutate, action = clap::ArgAction::Set)]
     pub better_mutate: bool,
     /// Generations per round, before the best policy becomes the next round's prefix.
-    #[arg(long, default_value_t = GaSlideParams::default().generations_per_round)]
+    #[arg(long, default_value_t = GaSettings::default().generations_per_round)]
     pub generations_per_round: u64,
     /// Rounds before giving up.
-    #[arg(long, default_value_t = GaSlideParams::default().max_rounds)]
+    #[arg(long, default_value_t = GaSettings::default().max_rounds)]
     pub max_rounds: u32,
 }
 
 impl Default for GaArgs {
     fn default() -> Self {
-        let p = GaSlideParams::default();
+        let p = GaSettings::default();
         GaArgs {
             move_count: p.move_count,
             policy_limit: p.policy_limit,
@@ -147,8 +147,8 @@ impl Default for GaArgs {
 }
 
 impl GaArgs {
-    fn params(&self, seed: u64) -> GaSlideParams {
-        GaSlideParams {
+    fn params(&self, seed: u64) -> GaSettings {
+        GaSettings {
             move_count: self.move_count,
             policy_limit: self.policy_limit,
             hybrid_rate: self.hybrid_rate,

@@ -8,11 +8,11 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
 use tickbot::bench;
-use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailParams};
+use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
 use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, TailRule};
 use tickbot::map::MapError;
 
-use super::{PlayOptions, RunArgs, parse_size};
+use super::{PlayArgs, RunArgs, parse_size};
 use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
 
 /// The bundled default Snake board, so `tickbot run` works from any directory.
@@ -24,7 +24,7 @@ pub struct PlaySnake {
     #[command(flatten)]
     pub snake: SnakeArgs,
     #[command(flatten)]
-    pub options: PlayOptions,
+    pub options: PlayArgs,
 }
 
 #[derive(Debug, Args)]
@@ -122,8 +122,8 @@ fn parse_start(text: &str) -> Result<Start, String> {
 
 impl SnakeArgs {
     /// The planner's parameters these flags choose.
-    pub fn bfs_tail_params(&self) -> BfsTailParams {
-        if self.write_up { BfsTailParams::write_up() } else { BfsTailParams::default() }
+    pub fn bfs_tail_params(&self) -> BfsTailSettings {
+        if self.write_up { BfsTailSettings::write_up() } else { BfsTailSettings::default() }
     }
 
     /// The validated Snake configuration these flags describe. Errors name

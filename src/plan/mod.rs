@@ -1,4 +1,5 @@
-//! The planner interface and the synchronous play loop.
+//! The planner interface, the synchronous play loop, and [`StoredPlan`], the
+//! tick logic every planner shares that plans once and plays the plan out.
 //!
 //! A planner is asked for one action per tick. Planners that compute a whole
 //! plan at once (a search, a genetic algorithm) keep it and hand it out move
@@ -12,6 +13,13 @@ use std::time::Instant;
 use crate::game::{Game, IllegalAction, Outcome, Status};
 
 /// Chooses the actions of one game, tick by tick.
+///
+/// **One planner value plays one game**, from its first tick to its end: a
+/// planner may keep what it learns about that game between ticks (a stored
+/// plan, the body configurations it has seen), so every caller (the session,
+/// `bench`, [`crate::replay::record`]) makes a fresh planner for each game.
+/// What is expensive and shared by all games, such as pattern databases, a
+/// planner holds behind an `Arc` that its maker clones.
 pub trait Planner<G: Game>: Send + 'static {
     /// The planner's name on the command line and in replay headers.
     fn name(&self) -> &'static str;
@@ -21,6 +29,22 @@ pub trait Planner<G: Game>: Send + 'static {
 
     /// The action to play now. `game` is running.
     fn next_action(&mut self, game: &G, budget: &Budget) -> Result<Decision<G::Action>, PlanError>;
+}
+
+/// A planner chosen at run time (from the command line or a session file):
+/// every planner of a game behind one type.
+impl<G: Game> Planner<G> for Box<dyn Planner<G>> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        (**self).params()
+    }
+
+    fn next_action(&mut self, game: &G, budget: &Budget) -> Result<Decision<G::Action>, PlanError> {
+        (**self).next_action(game, budget)
+    }
 }
 
 /// Planner parameters as one line, `name=value` separated by spaces: how
@@ -58,6 +82,21 @@ pub enum PlanError {
     OutOfTime,
     #[error("planner was cancelled")]
     Cancelled,
+}
+
+/// Why a search ended without a plan, with the nodes it had expanded by
+/// then (benchmarks report them for instances given up on).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{error} (after {nodes} nodes)")]
+pub struct Stopped {
+    pub error: PlanError,
+    pub nodes: u64,
+}
+
+impl From<Stopped> for PlanError {
+    fn from(stopped: Stopped) -> PlanError {
+        stopped.error
+    }
 }
 
 /// The limits a planner must respect while choosing one action. Long
@@ -102,7 +141,7 @@ pub enum PlayError {
 /// Plays `game` to its end with `planner`, calling `on_tick` after every
 /// step with the action played and the state it led to. The synchronous
 /// loop behind `bench` and the tests; the session has its own async one.
-pub fn play_to_end<G: Game, P: Planner<G>>(
+pub fn play_to_end<G: Game, P: Planner<G> + ?Sized>(
     game: &mut G,
     planner: &mut P,
     budget: &Budget,
@@ -115,5 +154,122 @@ pub fn play_to_end<G: Game, P: Planner<G>>(
         let decision = planner.next_action(game, budget)?;
         game.step(decision.action)?;
         on_tick(decision.action, game);
+    }
+}
+
+/// A whole plan, as a planner that plans once returns it to [`StoredPlan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan<A> {
+    /// The actions in playing order.
+    pub actions: Vec<A>,
+    /// Which branch of the planner made it, for [`PlanStats::kind`].
+    pub kind: &'static str,
+    /// Search nodes it took, for [`PlanStats::nodes`].
+    pub nodes: u64,
+}
+
+/// The tick logic of a planner that plans once and plays the plan out: it
+/// stores the plan, hands out one action per tick, and plans again whenever
+/// the game it is asked about is not in the state the next stored action
+/// was planned for.
+///
+/// The check is exact: the plan keeps its own copy of the game, steps it with
+/// every action it hands out, and compares the state hashes, so a plan is
+/// never played on another game, another goal or a game someone else moved.
+pub struct StoredPlan<G: Game> {
+    actions: Vec<G::Action>,
+    next: usize,
+    /// The game as the next stored action expects it, with its state hash.
+    expected: Option<(G, u64)>,
+}
+
+impl<G: Game> Default for StoredPlan<G> {
+    fn default() -> Self {
+        StoredPlan { actions: Vec::new(), next: 0, expected: None }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for StoredPlan<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StoredPlan").field("len", &self.actions.len()).field("next", &self.next).finish()
+    }
+}
+
+impl<G: Game> StoredPlan<G> {
+    /// The next action for `game`: the next stored one if the plan fits
+    /// `game`, otherwise the first of a new plan from `make_plan`.
+    pub fn next_action(
+        &mut self,
+        game: &G,
+        make_plan: impl FnOnce() -> Result<Plan<G::Action>, PlanError>,
+    ) -> Result<Decision<G::Action>, PlanError> {
+        let mut planned = None;
+        if !self.fits(game) {
+            let plan = make_plan()?;
+            if plan.actions.is_empty() {
+                return Err(PlanError::GaveUp(format!("the {} plan has no move for a running game", plan.kind)));
+            }
+            planned = Some(PlanStats { kind: plan.kind, nodes: plan.nodes, plan_len: plan.actions.len() as u32 });
+            self.actions = plan.actions;
+            self.next = 0;
+            self.expected = Some((game.clone(), game.state_hash()));
+        }
+        let action = self.actions[self.next];
+        self.next += 1;
+        let (state, hash) = self.expected.as_mut().expect("a fitting plan has an expected state");
+        if let Err(illegal) = state.step(action) {
+            self.expected = None;
+            return Err(PlanError::GaveUp(format!("the stored plan is not legal: {illegal}")));
+        }
+        *hash = state.state_hash();
+        Ok(Decision { action, planned })
+    }
+
+    /// Whether the next stored action was planned for `game` as it is now.
+    fn fits(&self, game: &G) -> bool {
+        self.next < self.actions.len()
+            && self
+                .expected
+                .as_ref()
+                .is_some_and(|(state, hash)| state.tick() == game.tick() && *hash == game.state_hash())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::pipes::solve::Solve;
+    use crate::game::pipes::{self, PipesGame, Puzzle};
+    use crate::game::slide::astar::AStar;
+    use crate::game::slide::{self, Goal, SlideGame};
+
+    fn slide_game(tiles: &[u8], goal: Goal) -> SlideGame {
+        SlideGame::new(&slide::Config::fixed(3, tiles, goal).unwrap(), 0)
+    }
+
+    #[test]
+    fn a_stored_plan_is_not_played_on_a_board_with_another_goal() {
+        let mut planner = AStar::new(100_000);
+        let mut first = slide_game(&[1, 2, 3, 4, 5, 6, 7, 0, 8], Goal::BlankLast);
+        let decision = planner.next_action(&first, &Budget::unlimited()).unwrap();
+        assert!(decision.planned.is_some());
+        first.step(decision.action).unwrap();
+        // The same board as `first` now, but another goal: the plan made for
+        // `first` does not belong to it.
+        let second = slide_game(first.tiles(), Goal::BlankFirst);
+        let decision = planner.next_action(&second, &Budget::unlimited()).unwrap();
+        assert!(decision.planned.is_some(), "the planner played a plan made for another goal");
+    }
+
+    #[test]
+    fn a_stored_plan_is_not_played_on_another_puzzle() {
+        let puzzle = |text: &str| pipes::Config::try_from(Puzzle::parse(text).unwrap().setup).unwrap();
+        let mut planner = Solve::new();
+        let first = PipesGame::new(&puzzle("3 1 nowrap 0 0\n8a2\n"), 0);
+        let decision = planner.next_action(&first, &Budget::unlimited()).unwrap();
+        assert_eq!(decision.planned.map(|stats| stats.plan_len), Some(2));
+        let second = PipesGame::new(&puzzle("3 1 nowrap 0 0\n2a1\n"), 0);
+        let decision = planner.next_action(&second, &Budget::unlimited()).unwrap();
+        assert!(decision.planned.is_some(), "the planner played a plan made for another puzzle");
     }
 }

@@ -44,7 +44,7 @@
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::game::Game;
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 use crate::rng::GameRng;
 
 /// "No bound": a state from which no solution exists at all.
@@ -663,16 +663,12 @@ impl<'a> Search<'a> {
 #[derive(Debug)]
 pub struct Exact {
     solver: ExactSolver,
-    plan: Vec<Dir>,
-    next_move: usize,
-    /// The position and tick the next planned move expects; any other state
-    /// is planned afresh.
-    expected: Option<(u16, u32)>,
+    plan: StoredPlan<FlagGame>,
 }
 
 impl Exact {
     pub fn new(config: &Config) -> Exact {
-        Exact { solver: ExactSolver::new(config), plan: Vec::new(), next_move: 0, expected: None }
+        Exact { solver: ExactSolver::new(config), plan: StoredPlan::default() }
     }
 }
 
@@ -686,26 +682,19 @@ impl Planner<FlagGame> for Exact {
     }
 
     fn next_action(&mut self, game: &FlagGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        let mut planned = None;
-        if self.expected != Some((game.position(), game.tick())) || self.next_move >= self.plan.len() {
-            let solution = self.solver.solve(game.visits(), game.position(), budget)?;
-            let Verdict::Solved(moves) = solution.verdict else {
-                return Err(PlanError::GaveUp(format!(
+        let solver = &mut self.solver;
+        self.plan.next_action(game, || {
+            let solution = solver.solve(game.visits(), game.position(), budget)?;
+            match solution.verdict {
+                Verdict::Solved(actions) => Ok(Plan { actions, kind: "exact", nodes: solution.nodes }),
+                Verdict::NoSolution => Err(PlanError::GaveUp(format!(
                     "no solution: no sequence of moves from tick {} clears every tile and ends on the flag \
                      (proven by exhaustive search, {} nodes)",
                     game.tick(),
                     solution.nodes
-                )));
-            };
-            planned = Some(PlanStats { kind: "exact", nodes: solution.nodes, plan_len: moves.len() as u32 });
-            self.plan = moves;
-            self.next_move = 0;
-        }
-        let action = self.plan[self.next_move];
-        self.next_move += 1;
-        let next_position = game.target(action).unwrap_or(NO_CELL);
-        self.expected = Some((next_position, game.tick() + 1));
-        Ok(Decision { action, planned })
+                ))),
+            }
+        })
     }
 }
 

@@ -21,9 +21,9 @@
 use std::fmt;
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
-use crate::ga::{self, Evolution, GaError, GaParams, Problem, RunEnd, Scheme};
+use crate::ga::{self, Evolution, EvolutionSettings, GaError, Problem, RunEnd, Scheme};
 use crate::game::Game;
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 use crate::rng::{GameRng, derive_seed};
 
 /// How a child is mutated.
@@ -113,18 +113,23 @@ impl GaSettings {
         self.chromosome_length.unwrap_or_else(|| default_chromosome_length(config))
     }
 
-    fn engine_params(&self) -> GaParams {
+    fn evolution_settings(&self) -> EvolutionSettings {
         let scheme = if self.mutate_elites {
             Scheme::GenerationalMutatingElites { parents: self.parents, elites: self.elites }
         } else {
             Scheme::Generational { parents: self.parents, elites: self.elites }
         };
-        GaParams { population: self.population, scheme, max_generations: self.max_generations, parallel: self.parallel }
+        EvolutionSettings {
+            population: self.population,
+            scheme,
+            max_generations: self.max_generations,
+            parallel: self.parallel,
+        }
     }
 
     /// Checks the parameters the way the engine will.
     pub fn validate(&self) -> Result<(), GaError> {
-        self.engine_params().validate()
+        self.evolution_settings().validate()
     }
 
     /// As `(name, value)` pairs, for replay headers and reports.
@@ -359,7 +364,7 @@ pub fn evolve(
     mut stop: impl FnMut(u64) -> bool,
 ) -> Result<GaRun, GaError> {
     let problem = MoveStrings::new(game.config(), game.visits(), game.position(), settings);
-    let mut evolution = Evolution::new(&problem, settings.engine_params(), GameRng::from_seed(seed))?;
+    let mut evolution = Evolution::new(&problem, settings.evolution_settings(), GameRng::from_seed(seed))?;
     let end = evolution.run(|evolution| stop(evolution.generation()));
     let generations = evolution.generation();
     let best = evolution.best();
@@ -376,26 +381,24 @@ pub fn evolve(
 /// The `ga` planner: evolves a plan once (from the game's seed), then plays
 /// it. A run that reaches the generation cap gives up with that reason.
 #[derive(Debug)]
-pub struct GeneticPlanner {
+pub struct GaPlanner {
     settings: GaSettings,
     params: Vec<(String, String)>,
-    plan: Vec<Dir>,
-    next_move: usize,
-    expected: Option<(u16, u32)>,
+    plan: StoredPlan<FlagGame>,
 }
 
-impl GeneticPlanner {
+impl GaPlanner {
     /// Fails on parameters the engine refuses.
-    pub fn new(config: &Config, settings: GaSettings) -> Result<GeneticPlanner, GaError> {
+    pub fn new(config: &Config, settings: GaSettings) -> Result<GaPlanner, GaError> {
         settings.validate()?;
-        Ok(GeneticPlanner { settings, params: settings.params(config), plan: Vec::new(), next_move: 0, expected: None })
+        Ok(GaPlanner { settings, params: settings.params(config), plan: StoredPlan::default() })
     }
 }
 
 /// Generations between two looks at the budget.
 const BUDGET_POLL_GENERATIONS: u64 = 64;
 
-impl Planner<FlagGame> for GeneticPlanner {
+impl Planner<FlagGame> for GaPlanner {
     fn name(&self) -> &'static str {
         "ga"
     }
@@ -405,12 +408,12 @@ impl Planner<FlagGame> for GeneticPlanner {
     }
 
     fn next_action(&mut self, game: &FlagGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        let mut planned = None;
-        if self.expected != Some((game.position(), game.tick())) || self.next_move >= self.plan.len() {
+        let settings = &self.settings;
+        self.plan.next_action(game, || {
             // A plan made later in a game draws a different stream than the first.
             let seed = if game.tick() == 0 { game.seed() } else { derive_seed(game.seed(), u64::from(game.tick())) };
             let mut exhausted = None;
-            let run = evolve(game, &self.settings, seed, |generation| {
+            let run = evolve(game, settings, seed, |generation| {
                 if generation % BUDGET_POLL_GENERATIONS == 0 {
                     exhausted = budget.exhausted();
                 }
@@ -420,24 +423,14 @@ impl Planner<FlagGame> for GeneticPlanner {
             if let Some(error) = exhausted {
                 return Err(error);
             }
-            let Some(moves) = run.plan else {
-                return Err(PlanError::GaveUp(format!(
+            match run.plan {
+                Some(actions) => Ok(Plan { actions, kind: "ga", nodes: run.evaluations }),
+                None => Err(PlanError::GaveUp(format!(
                     "no solution within {} generations (best fitness {})",
                     run.generations, run.best_fitness
-                )));
-            };
-            if moves.is_empty() {
-                return Err(PlanError::GaveUp("the winning chromosome makes no move".into()));
+                ))),
             }
-            planned = Some(PlanStats { kind: "ga", nodes: run.evaluations, plan_len: moves.len() as u32 });
-            self.plan = moves;
-            self.next_move = 0;
-        }
-        let action = self.plan[self.next_move];
-        self.next_move += 1;
-        let next_position = game.target(action).unwrap_or(NO_CELL);
-        self.expected = Some((next_position, game.tick() + 1));
-        Ok(Decision { action, planned })
+        })
     }
 }
 
@@ -453,7 +446,7 @@ mod tests {
 
     fn play(config: &Config, settings: GaSettings, seed: u64) -> FlagGame {
         let mut game = FlagGame::new(config, seed);
-        let mut planner = GeneticPlanner::new(config, settings).unwrap();
+        let mut planner = GaPlanner::new(config, settings).unwrap();
         while game.status() == Status::Running {
             let decision = planner.next_action(&game, &Budget::unlimited()).expect("solved within the cap");
             game.step(decision.action).expect("the plan is legal");
@@ -527,10 +520,10 @@ mod tests {
     fn the_cap_gives_up_with_a_reason() {
         let config = round(12);
         let settings = GaSettings { max_generations: 3, ..GaSettings::default() };
-        let mut planner = GeneticPlanner::new(&config, settings).unwrap();
+        let mut planner = GaPlanner::new(&config, settings).unwrap();
         let error = planner.next_action(&FlagGame::new(&config, 1), &Budget::unlimited()).unwrap_err();
         assert!(matches!(&error, PlanError::GaveUp(reason) if reason.contains("within 3 generations")), "{error}");
         let bad = GaSettings { parents: 50, ..GaSettings::default() };
-        assert!(GeneticPlanner::new(&config, bad).is_err());
+        assert!(GaPlanner::new(&config, bad).is_err());
     }
 }

@@ -12,21 +12,21 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use crate::game::pipes::dfs::BUDGET_POLL_STATES;
-use crate::game::pipes::small::{MAX_SMALL_TILES, Measures, SmallBoard, next_rotation};
-use crate::game::pipes::{PipesGame, Rotate};
-use crate::plan::{Budget, Decision, PlanError, Planner};
+use crate::game::pipes::small::{MAX_SMALL_TILES, Measures, SmallBoard};
+use crate::game::pipes::{PipesGame, Rotate, moves_between};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 
 /// The `astar` planner.
 #[derive(Debug)]
-pub struct Astar {
+pub struct AStar {
     max_states: u64,
-    plan: Vec<Rotate>,
+    plan: StoredPlan<PipesGame>,
 }
 
-impl Astar {
+impl AStar {
     /// A heuristic search that gives up once it holds `max_states` states.
-    pub fn new(max_states: u64) -> Astar {
-        Astar { max_states, plan: Vec::new() }
+    pub fn new(max_states: u64) -> AStar {
+        AStar { max_states, plan: StoredPlan::default() }
     }
 }
 
@@ -87,7 +87,7 @@ pub fn search(game: &PipesGame, max_states: u64, budget: &Budget) -> Result<(Vec
     Ok((masks[..n].to_vec(), best_g.len() as u64))
 }
 
-impl Planner<PipesGame> for Astar {
+impl Planner<PipesGame> for AStar {
     fn name(&self) -> &'static str {
         "astar"
     }
@@ -97,6 +97,10 @@ impl Planner<PipesGame> for Astar {
     }
 
     fn next_action(&mut self, game: &PipesGame, budget: &Budget) -> Result<Decision<Rotate>, PlanError> {
-        next_rotation(&mut self.plan, game, "astar", || search(game, self.max_states, budget))
+        let max_states = self.max_states;
+        self.plan.next_action(game, || {
+            let (goal, nodes) = search(game, max_states, budget)?;
+            Ok(Plan { actions: moves_between(game.tiles(), &goal), kind: "astar", nodes })
+        })
     }
 }

@@ -12,9 +12,9 @@
 
 use std::collections::HashSet;
 
-use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard, next_rotation};
-use crate::game::pipes::{PipesGame, Rotate};
-use crate::plan::{Budget, Decision, PlanError, Planner};
+use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard};
+use crate::game::pipes::{PipesGame, Rotate, moves_between};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 
 /// The state budget both write-up searches default to.
 pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
@@ -26,13 +26,13 @@ pub(crate) const BUDGET_POLL_STATES: u64 = 4096;
 #[derive(Debug)]
 pub struct Dfs {
     max_states: u64,
-    plan: Vec<Rotate>,
+    plan: StoredPlan<PipesGame>,
 }
 
 impl Dfs {
     /// A blind search that gives up after visiting `max_states` states.
     pub fn new(max_states: u64) -> Dfs {
-        Dfs { max_states, plan: Vec::new() }
+        Dfs { max_states, plan: StoredPlan::default() }
     }
 }
 
@@ -102,6 +102,10 @@ impl Planner<PipesGame> for Dfs {
     }
 
     fn next_action(&mut self, game: &PipesGame, budget: &Budget) -> Result<Decision<Rotate>, PlanError> {
-        next_rotation(&mut self.plan, game, "dfs", || search(game, self.max_states, budget))
+        let max_states = self.max_states;
+        self.plan.next_action(game, || {
+            let (goal, nodes) = search(game, max_states, budget)?;
+            Ok(Plan { actions: moves_between(game.tiles(), &goal), kind: "dfs", nodes })
+        })
     }
 }

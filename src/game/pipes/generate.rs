@@ -21,7 +21,7 @@ use crate::rng::GameRng;
 
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenerateOptions {
+pub struct GenSettings {
     pub width: u16,
     pub height: u16,
     pub wrap: bool,
@@ -50,8 +50,8 @@ pub enum GenerateError {
 }
 
 /// Generates a puzzle as `options` say.
-pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
-    let GenerateOptions { width, height, wrap, unique, seed } = *options;
+pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
+    let GenSettings { width, height, wrap, unique, seed } = *options;
     if width == 0 || height == 0 || width > super::MAX_SIDE || height > super::MAX_SIDE {
         return Err(GenerateError::BadSize { width, height });
     }
@@ -216,7 +216,7 @@ mod tests {
             [(1, 1, false), (1, 6, false), (3, 3, false), (7, 5, true), (2, 2, true), (12, 9, false)]
         {
             for seed in 0..5 {
-                let options = GenerateOptions { width, height, wrap, unique: false, seed };
+                let options = GenSettings { width, height, wrap, unique: false, seed };
                 let generated = generate(&options).unwrap();
                 let grid = generated.setup.grid();
                 let source = usize::from(generated.setup.source_row) * usize::from(width)
@@ -228,15 +228,15 @@ mod tests {
                 assert_eq!(generate(&options).unwrap(), generated, "same seed, same puzzle");
             }
         }
-        let a = generate(&GenerateOptions { width: 8, height: 8, wrap: false, unique: false, seed: 1 }).unwrap();
-        let b = generate(&GenerateOptions { width: 8, height: 8, wrap: false, unique: false, seed: 2 }).unwrap();
+        let a = generate(&GenSettings { width: 8, height: 8, wrap: false, unique: false, seed: 1 }).unwrap();
+        let b = generate(&GenSettings { width: 8, height: 8, wrap: false, unique: false, seed: 2 }).unwrap();
         assert_ne!(a.setup.tiles, b.setup.tiles);
     }
 
     #[test]
     fn unique_puzzles_have_one_solution() {
         for (width, height, wrap, seed) in [(5, 5, false, 1), (6, 4, true, 2), (10, 10, false, 3)] {
-            let options = GenerateOptions { width, height, wrap, unique: true, seed };
+            let options = GenSettings { width, height, wrap, unique: true, seed };
             let generated = generate(&options).unwrap();
             let grid = generated.setup.grid();
             let source =

@@ -673,15 +673,17 @@ impl Game for PipesGame {
 }
 
 /// The moves that turn `from` into `to`, tile by tile (at most one per
-/// tile, since turns of different tiles commute), appended to `out`.
+/// tile, since turns of different tiles commute).
 /// `to[i]` must be a rotation of `from[i]`.
-pub fn moves_between(from: &[u8], to: &[u8], out: &mut Vec<Rotate>) {
+pub fn moves_between(from: &[u8], to: &[u8]) -> Vec<Rotate> {
+    let mut moves = Vec::new();
     for (tile, (&start, &goal)) in from.iter().zip(to).enumerate() {
         let quarter_turns = (0..4).find(|&turns| rotate_by(start, turns) == goal).unwrap_or(0);
         if let Some(turn) = Turn::from_quarter_turns(quarter_turns) {
-            out.push(Rotate { tile: tile as u32, turn });
+            moves.push(Rotate { tile: tile as u32, turn });
         }
     }
+    moves
 }
 
 #[cfg(test)]
@@ -813,10 +815,8 @@ mod tests {
 
     #[test]
     fn moves_between_takes_the_shortest_turn() {
-        let mut moves = Vec::new();
-        moves_between(&[1, 1, 1, 1, 5], &[1, 2, 4, 8, 5], &mut moves);
         assert_eq!(
-            moves,
+            moves_between(&[1, 1, 1, 1, 5], &[1, 2, 4, 8, 5]),
             vec![
                 Rotate { tile: 1, turn: Turn::Clockwise },
                 Rotate { tile: 2, turn: Turn::Half },

@@ -7,28 +7,7 @@
 //! cross one, so their turn counts are taken modulo that, and two states
 //! that look the same pack to the same number.
 
-use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, opposite, rotate_by};
-use crate::plan::{Decision, PlanError, PlanStats};
-
-/// The tick logic `dfs` and `astar` share: hand out the stored `plan`, and
-/// when it is used up, call `search` (the goal's tile masks and the states
-/// it visited) and store the moves that turn each tile into its goal.
-pub fn next_rotation(
-    plan: &mut Vec<Rotate>,
-    game: &PipesGame,
-    kind: &'static str,
-    search: impl FnOnce() -> Result<(Vec<u8>, u64), PlanError>,
-) -> Result<Decision<Rotate>, PlanError> {
-    if let Some(action) = plan.pop() {
-        return Ok(Decision { action, planned: None });
-    }
-    let (goal, n_states) = search()?;
-    moves_between(game.tiles(), &goal, plan);
-    plan.reverse();
-    let plan_len = plan.len() as u32;
-    let action = plan.pop().ok_or_else(|| PlanError::GaveUp("the board is already solved".to_string()))?;
-    Ok(Decision { action, planned: Some(PlanStats { kind, nodes: n_states, plan_len }) })
-}
+use crate::game::pipes::{DIR_BITS, Grid, opposite, rotate_by};
 
 /// The most tiles a packed state can hold: two bits each in a `u128`.
 pub const MAX_SMALL_TILES: usize = 64;

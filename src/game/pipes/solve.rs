@@ -23,7 +23,7 @@
 //! The solver never sees a reference solution: only the tiles as dealt.
 
 use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, rotate_by};
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 
 const UNKNOWN: u8 = 0;
 const OPEN: u8 = 1;
@@ -526,13 +526,12 @@ impl Solver {
 #[derive(Debug)]
 pub struct Solve {
     solver: Option<Solver>,
-    /// The moves still to play, last first.
-    plan: Vec<Rotate>,
+    plan: StoredPlan<PipesGame>,
 }
 
 impl Solve {
     pub fn new() -> Solve {
-        Solve { solver: None, plan: Vec::new() }
+        Solve { solver: None, plan: StoredPlan::default() }
     }
 }
 
@@ -552,24 +551,20 @@ impl Planner<PipesGame> for Solve {
     }
 
     fn next_action(&mut self, game: &PipesGame, budget: &Budget) -> Result<Decision<Rotate>, PlanError> {
-        if let Some(action) = self.plan.pop() {
-            return Ok(Decision { action, planned: None });
-        }
-        let config = game.config();
-        let solver = match &mut self.solver {
-            Some(solver) if solver.grid() == config.grid() => solver,
-            slot => slot.insert(Solver::new(config.grid())),
-        };
-        let report = solver.run(game.tiles(), config.source(), 1, budget)?;
-        if report.solutions == 0 {
-            return Err(PlanError::GaveUp("no solution".to_string()));
-        }
-        moves_between(game.tiles(), solver.solution(), &mut self.plan);
-        self.plan.reverse();
-        let plan_len = self.plan.len() as u32;
-        let action = self.plan.pop().ok_or_else(|| PlanError::GaveUp("the board is already solved".to_string()))?;
-        let kind = if report.branches == 0 { "deduction" } else { "search" };
-        Ok(Decision { action, planned: Some(PlanStats { kind, nodes: report.branches, plan_len }) })
+        let slot = &mut self.solver;
+        self.plan.next_action(game, || {
+            let config = game.config();
+            let solver = match slot {
+                Some(solver) if solver.grid() == config.grid() => solver,
+                slot => slot.insert(Solver::new(config.grid())),
+            };
+            let report = solver.run(game.tiles(), config.source(), 1, budget)?;
+            if report.solutions == 0 {
+                return Err(PlanError::GaveUp("no solution".to_string()));
+            }
+            let kind = if report.branches == 0 { "deduction" } else { "search" };
+            Ok(Plan { actions: moves_between(game.tiles(), solver.solution()), kind, nodes: report.branches })
+        })
     }
 }
 
@@ -663,7 +658,7 @@ mod tests {
 
     #[test]
     fn counts_agree_with_brute_force_on_small_boards() {
-        use crate::game::pipes::generate::{GenerateOptions, generate};
+        use crate::game::pipes::generate::{GenSettings, generate};
         use crate::rng::GameRng;
         let mut rng = GameRng::from_seed(5);
         let mut seen = [0u32; 3];
@@ -674,7 +669,7 @@ mod tests {
                     // Generated boards (solvable, often in several ways),
                     // every other one with a tile replaced at random (often
                     // unsolvable then).
-                    let options = GenerateOptions { width, height, wrap, unique: false, seed: case };
+                    let options = GenSettings { width, height, wrap, unique: false, seed: case };
                     let generated = generate(&options).unwrap();
                     let mut tiles = generated.setup.tiles;
                     if case % 2 == 1 {
@@ -699,11 +694,11 @@ mod tests {
 
     #[test]
     fn solves_generated_boards_of_every_shape() {
-        use crate::game::pipes::generate::{GenerateOptions, generate};
+        use crate::game::pipes::generate::{GenSettings, generate};
         for (width, height) in [(1, 1), (1, 6), (6, 1), (2, 2), (3, 3), (2, 7), (13, 11), (40, 40)] {
             for wrap in [false, true] {
                 for seed in 0..3 {
-                    let generated = generate(&GenerateOptions { width, height, wrap, unique: false, seed }).unwrap();
+                    let generated = generate(&GenSettings { width, height, wrap, unique: false, seed }).unwrap();
                     let setup = &generated.setup;
                     let source = usize::from(setup.source_row) * usize::from(width) + usize::from(setup.source_col);
                     let mut solver = Solver::new(setup.grid());

@@ -10,8 +10,8 @@ use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, Stopped, StoredPlan, neighbour};
-use crate::plan::{Budget, Decision, PlanError, Planner};
+use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, neighbour};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopped, StoredPlan};
 
 /// Default cap on stored states (about 40 bytes each).
 pub const DEFAULT_MAX_NODES: u64 = 20_000_000;
@@ -166,7 +166,7 @@ pub fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result
 #[derive(Debug, Default)]
 pub struct AStar {
     max_nodes: u64,
-    plan: StoredPlan,
+    plan: StoredPlan<SlideGame>,
 }
 
 impl AStar {
@@ -176,11 +176,15 @@ impl AStar {
 
     /// Solves `game`'s current board; the moves are real (not canonical).
     pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
-        let config = game.config();
-        let canonical = Canonical::new(config.side(), game.board(), config.goal());
-        let solution = solve(config.side(), &canonical.board, budget, self.max_nodes)?;
-        Ok((solution.moves.iter().map(|&dir| canonical.real_move(dir)).collect(), solution.nodes))
+        solve_game(game, budget, self.max_nodes)
     }
+}
+
+fn solve_game(game: &SlideGame, budget: &Budget, max_nodes: u64) -> Result<(Vec<Dir>, u64), Stopped> {
+    let config = game.config();
+    let canonical = Canonical::new(config.side(), game.board(), config.goal());
+    let solution = solve(config.side(), &canonical.board, budget, max_nodes)?;
+    Ok((solution.moves.iter().map(|&dir| canonical.real_move(dir)).collect(), solution.nodes))
 }
 
 impl Planner<SlideGame> for AStar {
@@ -196,11 +200,11 @@ impl Planner<SlideGame> for AStar {
     }
 
     fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        // The plan is moved out for the call, so that `solve_game` may borrow the rest of `self`.
-        let mut plan = std::mem::take(&mut self.plan);
-        let decision = plan.next_action(game, "astar", || Ok(self.solve_game(game, budget)?));
-        self.plan = plan;
-        decision
+        let max_nodes = self.max_nodes;
+        self.plan.next_action(game, || {
+            let (actions, nodes) = solve_game(game, budget, max_nodes)?;
+            Ok(Plan { actions, kind: "astar", nodes })
+        })
     }
 }
 

@@ -22,15 +22,15 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Board, Dir, Goal, MAX_CELLS, SlideGame, StoredPlan, neighbour};
-use crate::ga::{Evolution, GaParams, Problem, RunEnd, Scheme, one_point_crossover};
+use super::{Board, Dir, Goal, MAX_CELLS, SlideGame, neighbour};
+use crate::ga::{Evolution, EvolutionSettings, Problem, RunEnd, Scheme, one_point_crossover};
 use crate::game::Game;
-use crate::plan::{Budget, Decision, PlanError, Planner};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 use crate::rng::{GameRng, derive_seed};
 
 /// The write-up's knobs, plus our round structure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GaSlideParams {
+pub struct GaSettings {
     /// Moves per policy (the post's `move_count`).
     pub move_count: usize,
     /// Policies kept after each generation (`policy_limit`).
@@ -49,9 +49,9 @@ pub struct GaSlideParams {
     pub seed: u64,
 }
 
-impl Default for GaSlideParams {
+impl Default for GaSettings {
     fn default() -> Self {
-        GaSlideParams {
+        GaSettings {
             move_count: 30,
             policy_limit: 200,
             hybrid_rate: 30,
@@ -96,7 +96,7 @@ struct Round {
     /// `home[symbol]`: the goal cell of each symbol (0 = the blank).
     home: [u8; MAX_CELLS],
     roots: [f64; 33],
-    params: GaSlideParams,
+    params: GaSettings,
     evaluations: AtomicU64,
 }
 
@@ -188,7 +188,7 @@ pub fn solve(
     side: u8,
     board: &Board,
     goal: Goal,
-    params: GaSlideParams,
+    params: GaSettings,
     rng_seed: u64,
     budget: &Budget,
 ) -> Result<GaResult, PlanError> {
@@ -199,7 +199,7 @@ pub fn solve(
     }
     let blank_of = |board: &Board| board[..n_cells].iter().position(|&tile| tile == 0).expect("a blank") as u8;
     let start_blank = blank_of(board);
-    let engine = GaParams {
+    let engine = EvolutionSettings {
         population: params.policy_limit,
         scheme: Scheme::Plus { crossover_percent: params.hybrid_rate },
         max_generations: params.generations_per_round,
@@ -271,12 +271,12 @@ fn stop_at_first_solve(side: u8, board: &Board, goal: Goal, moves: Vec<Dir>) -> 
 /// move by move.
 #[derive(Debug)]
 pub struct GaPlanner {
-    params: GaSlideParams,
-    plan: StoredPlan,
+    params: GaSettings,
+    plan: StoredPlan<SlideGame>,
 }
 
 impl GaPlanner {
-    pub fn new(params: GaSlideParams) -> GaPlanner {
+    pub fn new(params: GaSettings) -> GaPlanner {
         GaPlanner { params, plan: StoredPlan::default() }
     }
 
@@ -284,10 +284,14 @@ impl GaPlanner {
     /// planner's seed and the board, so one planner plays different starts
     /// differently and the same start the same way.
     pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<GaResult, PlanError> {
-        let config = game.config();
-        let rng_seed = derive_seed(self.params.seed, game.state_hash());
-        solve(config.side(), game.board(), config.goal(), self.params, rng_seed, budget)
+        solve_game(self.params, game, budget)
     }
+}
+
+fn solve_game(params: GaSettings, game: &SlideGame, budget: &Budget) -> Result<GaResult, PlanError> {
+    let config = game.config();
+    let rng_seed = derive_seed(params.seed, game.state_hash());
+    solve(config.side(), game.board(), config.goal(), params, rng_seed, budget)
 }
 
 impl Planner<SlideGame> for GaPlanner {
@@ -310,20 +314,17 @@ impl Planner<SlideGame> for GaPlanner {
     }
 
     fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        // The plan is moved out for the call, so that `solve_game` may borrow the rest of `self`.
-        let mut plan = std::mem::take(&mut self.plan);
-        let decision = plan.next_action(game, "ga", || {
-            let result = self.solve_game(game, budget)?;
+        let params = self.params;
+        self.plan.next_action(game, || {
+            let result = solve_game(params, game, budget)?;
             match result.moves {
-                Some(moves) => Ok((moves, result.evaluations)),
+                Some(actions) => Ok(Plan { actions, kind: "ga", nodes: result.evaluations }),
                 None => Err(PlanError::GaveUp(format!(
                     "no solution in {} rounds ({} generations)",
                     result.rounds, result.generations
                 ))),
             }
-        });
-        self.plan = plan;
-        decision
+        })
     }
 }
 
@@ -356,7 +357,7 @@ mod tests {
                 home
             },
             roots: sqrt_table(),
-            params: GaSlideParams::default(),
+            params: GaSettings::default(),
             evaluations: AtomicU64::new(0),
         };
         let goal = goal_board(3, Goal::BlankLast);
@@ -373,13 +374,11 @@ mod tests {
         let config = Config::fixed(3, &[7, 3, 0, 8, 1, 4, 6, 2, 5], Goal::BlankLast).unwrap();
         let board = *config.start().unwrap();
         for seed in [1, 2, 3] {
-            let result =
-                solve(3, &board, Goal::BlankLast, GaSlideParams::default(), seed, &Budget::unlimited()).unwrap();
+            let result = solve(3, &board, Goal::BlankLast, GaSettings::default(), seed, &Budget::unlimited()).unwrap();
             let moves = result.moves.clone().expect("solved");
             assert_eq!(apply_moves(3, &board, &moves), Some(goal_board(3, Goal::BlankLast)));
             assert!(moves.len() >= 16);
-            let again =
-                solve(3, &board, Goal::BlankLast, GaSlideParams::default(), seed, &Budget::unlimited()).unwrap();
+            let again = solve(3, &board, Goal::BlankLast, GaSettings::default(), seed, &Budget::unlimited()).unwrap();
             assert_eq!(again, result);
         }
     }

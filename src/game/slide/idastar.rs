@@ -11,8 +11,8 @@
 use std::sync::Arc;
 
 use super::pdb::{PdbSet, transpose_cell};
-use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, Stopped, StoredPlan, neighbour};
-use crate::plan::{Budget, Decision, PlanError, Planner};
+use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, neighbour};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopped, StoredPlan};
 
 /// Groups a partition may have, and tiles a group may have.
 const MAX_GROUPS: usize = 4;
@@ -236,7 +236,7 @@ impl<'a> Search<'a> {
 #[derive(Debug)]
 pub struct IdaStar {
     tables: Arc<PdbSet>,
-    plan: StoredPlan,
+    plan: StoredPlan<SlideGame>,
 }
 
 impl IdaStar {
@@ -246,22 +246,26 @@ impl IdaStar {
 
     /// Solves `game`'s current board; the moves are real (not canonical).
     pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
-        let config = game.config();
-        if config.side() != self.tables.side() {
-            let error = PlanError::GaveUp(format!(
-                "the {} pattern databases are for {}×{} boards, this board is {}×{}",
-                self.tables.partition().name(),
-                self.tables.side(),
-                self.tables.side(),
-                config.side(),
-                config.side()
-            ));
-            return Err(Stopped { error, nodes: 0 });
-        }
-        let canonical = Canonical::new(config.side(), game.board(), config.goal());
-        let solution = solve(&self.tables, &canonical.board, budget)?;
-        Ok((solution.moves.iter().map(|&dir| canonical.real_move(dir)).collect(), solution.nodes))
+        solve_game(&self.tables, game, budget)
     }
+}
+
+fn solve_game(tables: &PdbSet, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
+    let config = game.config();
+    if config.side() != tables.side() {
+        let error = PlanError::GaveUp(format!(
+            "the {} pattern databases are for {}×{} boards, this board is {}×{}",
+            tables.partition().name(),
+            tables.side(),
+            tables.side(),
+            config.side(),
+            config.side()
+        ));
+        return Err(Stopped { error, nodes: 0 });
+    }
+    let canonical = Canonical::new(config.side(), game.board(), config.goal());
+    let solution = solve(tables, &canonical.board, budget)?;
+    Ok((solution.moves.iter().map(|&dir| canonical.real_move(dir)).collect(), solution.nodes))
 }
 
 impl Planner<SlideGame> for IdaStar {
@@ -274,11 +278,11 @@ impl Planner<SlideGame> for IdaStar {
     }
 
     fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        // The plan is moved out for the call, so that `solve_game` may borrow the rest of `self`.
-        let mut plan = std::mem::take(&mut self.plan);
-        let decision = plan.next_action(game, "idastar", || Ok(self.solve_game(game, budget)?));
-        self.plan = plan;
-        decision
+        let tables = &self.tables;
+        self.plan.next_action(game, || {
+            let (actions, nodes) = solve_game(tables, game, budget)?;
+            Ok(Plan { actions, kind: "idastar", nodes })
+        })
     }
 }
 

@@ -20,7 +20,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
 use crate::map::{MapError, content_lines};
-use crate::plan::{Decision, PlanError, PlanStats};
 use crate::rng::GameRng;
 
 /// Largest board side: 5×5 (the 24-puzzle). Cells fit in a `u8` and a board
@@ -415,82 +414,6 @@ impl Canonical {
     /// A solver's move on the canonical board, as a move on the real one.
     pub fn real_move(&self, dir: Dir) -> Dir {
         if self.turned { dir.opposite() } else { dir }
-    }
-}
-
-/// Why an optimal search ended without a plan, with the nodes it had
-/// expanded by then (benchmarks report them for instances given up on).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{error} (after {nodes} nodes)")]
-pub struct Stopped {
-    pub error: crate::plan::PlanError,
-    pub nodes: u64,
-}
-
-impl From<Stopped> for crate::plan::PlanError {
-    fn from(stopped: Stopped) -> crate::plan::PlanError {
-        stopped.error
-    }
-}
-
-/// A plan computed once and handed out move by move. It knows the board each
-/// next move expects, so a planner reused for another game (benchmarks reuse
-/// planners) plans again instead of playing a stale plan.
-#[derive(Clone, Debug, Default)]
-pub struct StoredPlan {
-    moves: Vec<Dir>,
-    next: usize,
-    expected: Option<Board>,
-}
-
-impl StoredPlan {
-    /// Whether the next stored move fits `game`'s board.
-    pub fn fits(&self, game: &SlideGame) -> bool {
-        self.next < self.moves.len() && self.expected.as_ref() == Some(game.board())
-    }
-
-    /// Stores `moves` as the plan from `game`'s board.
-    pub fn store(&mut self, game: &SlideGame, moves: Vec<Dir>) {
-        self.moves = moves;
-        self.next = 0;
-        self.expected = Some(*game.board());
-    }
-
-    /// The next move (the caller has checked [`StoredPlan::fits`]), and the
-    /// board it leads to becomes the expected one.
-    pub fn take(&mut self, game: &SlideGame) -> Dir {
-        let dir = self.moves[self.next];
-        self.next += 1;
-        self.expected = apply_moves(game.config().side(), game.board(), &[dir]);
-        dir
-    }
-
-    pub fn len(&self) -> usize {
-        self.moves.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// The next move of the stored plan, first calling `solve` (which returns
-    /// the moves and the nodes it expanded) when no stored plan fits `game`:
-    /// the whole tick logic of a planner that plans once and plays it out.
-    pub fn next_action(
-        &mut self,
-        game: &SlideGame,
-        kind: &'static str,
-        solve: impl FnOnce() -> Result<(Vec<Dir>, u64), PlanError>,
-    ) -> Result<Decision<Dir>, PlanError> {
-        let mut planned = None;
-        if !self.fits(game) {
-            let (moves, nodes) = solve()?;
-            planned = Some(PlanStats { kind, nodes, plan_len: moves.len() as u32 });
-            self.store(game, moves);
-            if self.is_empty() {
-                return Err(PlanError::GaveUp("the board is already solved".to_string()));
-            }
-        }
-        Ok(Decision { action: self.take(game), planned })
     }
 }
 

@@ -3,7 +3,7 @@
 //! that follows it can still reach its own tail afterwards; otherwise follow
 //! the tail, keeping as far from it as possible; otherwise make any safe move.
 //!
-//! Three additions, each a knob of [`BfsTailParams`] ([`BfsTailParams::write_up`]
+//! Three additions, each a knob of [`BfsTailSettings`] ([`BfsTailSettings::write_up`]
 //! turns them all off):
 //! - the tail check after eating demands a route one step longer than the
 //!   rules need (`slack`), so that a food spawning on the snake's only way
@@ -43,10 +43,10 @@ pub enum LoopRule {
 }
 
 /// The planner's knobs, recorded in replay headers by [`Planner::params`].
-/// [`BfsTailParams::default`] is what the benchmarks measure;
-/// [`BfsTailParams::write_up`] is the 2013 program's behaviour.
+/// [`BfsTailSettings::default`] is what the benchmarks measure;
+/// [`BfsTailSettings::write_up`] is the 2013 program's behaviour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BfsTailParams {
+pub struct BfsTailSettings {
     /// How many further meals the route to the tail must survive after the
     /// food is eaten. With 0 (the write-up) a food that spawns on the only
     /// way out kills the snake; 1 leaves room for it.
@@ -64,7 +64,7 @@ pub struct BfsTailParams {
     pub near_deadline: bool,
 }
 
-impl Default for BfsTailParams {
+impl Default for BfsTailSettings {
     /// Chosen by measuring 1000 to 5000 seeded games on the chuyangliu preset
     /// and an open 10×10 board. `slack` 1 lifts the fill rate there from about
     /// 57% to about 65%; 2 gains a little more but stalls again. Gambling
@@ -74,14 +74,14 @@ impl Default for BfsTailParams {
     /// is the safety net for tight stall limits such as the default 4 sweeps,
     /// where the other two never fire.
     fn default() -> Self {
-        BfsTailParams { slack: 1, loop_rule: LoopRule::Avoid, gamble_after: 6, patience: 8, near_deadline: true }
+        BfsTailSettings { slack: 1, loop_rule: LoopRule::Avoid, gamble_after: 6, patience: 8, near_deadline: true }
     }
 }
 
-impl BfsTailParams {
+impl BfsTailSettings {
     /// The write-up exactly: no slack, no loop handling, never a gamble.
-    pub fn write_up() -> BfsTailParams {
-        BfsTailParams { slack: 0, loop_rule: LoopRule::Ignore, gamble_after: 0, patience: 0, near_deadline: false }
+    pub fn write_up() -> BfsTailSettings {
+        BfsTailSettings { slack: 0, loop_rule: LoopRule::Ignore, gamble_after: 0, patience: 0, near_deadline: false }
     }
 }
 
@@ -112,7 +112,7 @@ type VisitTable = HashMap<u64, u32, BuildHasherDefault<PassThrough>>;
 /// allocates, to resize).
 #[derive(Debug)]
 pub struct BfsTail {
-    params: BfsTailParams,
+    params: BfsTailSettings,
     width: u16,
     height: u16,
     tail_rule: TailRule,
@@ -169,11 +169,11 @@ struct FoodPlan {
 impl BfsTail {
     /// A planner sized for `config`'s board, with the default parameters.
     pub fn new(config: &Config) -> BfsTail {
-        BfsTail::with_params(config, BfsTailParams::default())
+        BfsTail::with_params(config, BfsTailSettings::default())
     }
 
     /// A planner sized for `config`'s board.
-    pub fn with_params(config: &Config, params: BfsTailParams) -> BfsTail {
+    pub fn with_params(config: &Config, params: BfsTailSettings) -> BfsTail {
         let mut planner = BfsTail {
             params,
             width: 0,
@@ -624,7 +624,7 @@ impl Planner<SnakeGame> for BfsTail {
     }
 
     fn params(&self) -> Vec<(String, String)> {
-        let BfsTailParams { slack, loop_rule, gamble_after, patience, near_deadline } = self.params;
+        let BfsTailSettings { slack, loop_rule, gamble_after, patience, near_deadline } = self.params;
         let loop_rule = match loop_rule {
             LoopRule::Ignore => "ignore",
             LoopRule::Avoid => "avoid",
@@ -708,7 +708,7 @@ mod tests {
     fn tail_check_refuses_a_path_into_a_dead_end() {
         let picture = "XXX....\n*..0123\nXXXXXXX";
         for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
-            for params in [BfsTailParams::default(), BfsTailParams::write_up()] {
+            for params in [BfsTailSettings::default(), BfsTailSettings::write_up()] {
                 let game = SnakeGame::from_picture(picture, tail_rule, 0);
                 let mut planner = BfsTail::with_params(game.config(), params);
                 let (dir, stats) = decide(&mut planner, &game);
@@ -723,7 +723,7 @@ mod tests {
     #[test]
     fn a_head_beside_its_tail_is_enough_only_when_the_tail_vacates() {
         let picture = "432.\n*01.";
-        let write_up = BfsTailParams::write_up();
+        let write_up = BfsTailSettings::write_up();
         let game = SnakeGame::from_picture(picture, TailRule::Vacates, 0);
         let mut planner = BfsTail::with_params(game.config(), write_up);
         let (dir, stats) = decide(&mut planner, &game);
@@ -777,7 +777,7 @@ mod tests {
         let average = total_length as f64 / 50.0;
         assert!(average >= 61.0, "average length {average}");
 
-        let mut write_up = BfsTail::with_params(&config, BfsTailParams::write_up());
+        let mut write_up = BfsTail::with_params(&config, BfsTailSettings::write_up());
         let stalled = (0..20)
             .filter(|&index| play(&mut write_up, &config, derive_seed(0, index)).0 == OutcomeKind::Stalled)
             .count();
