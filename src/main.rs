@@ -6,6 +6,7 @@
 
 mod cli;
 mod commands;
+mod runner;
 
 use std::process::ExitCode;
 

@@ -2,7 +2,10 @@
 //! tasks with bounded concurrency, sends planning (CPU work) to the blocking
 //! pool under a per-move budget, writes each game's replay durably, appends
 //! one JSON line per finished game to the results file, and on shutdown
-//! stops starting games and cleanly aborts the running ones.
+//! stops starting games and cleanly aborts the running ones. A results file
+//! that cannot be written stops the session the same way: the games already
+//! running are finished as aborted and their replays finalised, so nothing
+//! is left half-written.
 
 use std::future::Future;
 use std::io;
@@ -18,7 +21,8 @@ use tracing::{debug, error, info, warn};
 
 use crate::game::{Game, Outcome, OutcomeKind, Status};
 use crate::plan::{Budget, PlanError, Planner};
-use crate::replay::{Footer, Frame, Header, PlannerInfo, ReplayFile};
+use crate::progress::Progress;
+use crate::replay::{Footer, Frame, Header, ReplayFile};
 use crate::rng::derive_seed;
 
 /// What to play and where to put it.
@@ -33,6 +37,17 @@ pub struct SessionConfig {
     pub results_path: Option<PathBuf>,
     /// The longest one planner call may take before its game is aborted.
     pub move_budget: Duration,
+    /// Counts finished games and played ticks as they happen, for a progress display.
+    pub progress: SessionProgress,
+}
+
+/// The counters a session advances while it runs.
+#[derive(Clone, Debug, Default)]
+pub struct SessionProgress {
+    /// Games finished (its total is set to the games asked for).
+    pub games: Progress,
+    /// Ticks played, over all games.
+    pub ticks: Progress,
 }
 
 /// How each game's seed is chosen.
@@ -78,13 +93,17 @@ pub struct GameRecord {
     pub replay: Option<PathBuf>,
 }
 
-/// What a session did: its totals, every finished game in index order, and
-/// the games that failed for a reason outside the game.
+/// What a session did: its totals, every finished game in index order, the
+/// games that failed for a reason outside the game, and the error that
+/// stopped the whole session, if one did.
 #[derive(Debug)]
 pub struct SessionReport {
     pub summary: Summary,
     pub records: Vec<GameRecord>,
     pub failures: Vec<SessionError>,
+    /// The results file could not be written: no game was started after it,
+    /// and the games finished after it are counted but not in the file.
+    pub stopped_by: Option<SessionError>,
 }
 
 /// Totals over the games a session finished.
@@ -120,7 +139,9 @@ pub enum SessionError {
 /// Plays `config.games` games of `G` on `level`, each with a fresh planner
 /// from `make_planner`, until all are done or `shutdown` resolves. A game
 /// that fails (its replay cannot be written, say) is reported and the others
-/// go on; only a results file that cannot be written stops the session.
+/// go on; a results file that cannot be written stops the session cleanly
+/// ([`SessionReport::stopped_by`]). Errs only when the results file cannot
+/// be opened at all.
 pub async fn run<G, P>(
     level: Arc<G::Config>,
     make_planner: impl Fn() -> P,
@@ -143,12 +164,14 @@ where
     let mut summary = Summary::default();
     let mut records = Vec::new();
     let mut failures = Vec::new();
+    let mut stopped_by = None;
+    config.progress.games.set_total(config.games);
     let mut tasks = JoinSet::new();
     let mut next_index = 0u64;
     let jobs = config.jobs.max(1);
     tokio::pin!(shutdown);
     loop {
-        while !summary.interrupted && tasks.len() < jobs && next_index < config.games {
+        while !summary.interrupted && stopped_by.is_none() && tasks.len() < jobs && next_index < config.games {
             let index = next_index;
             next_index += 1;
             let job = GameJob {
@@ -157,6 +180,7 @@ where
                 replay_path: replay_path(&config.replays, G::NAME, index),
                 move_budget: config.move_budget,
                 cancel: Arc::clone(&cancel),
+                ticks: config.progress.ticks.clone(),
             };
             tasks.spawn(play_game::<G, P>(Arc::clone(&level), make_planner(), job));
         }
@@ -173,9 +197,14 @@ where
                 let outcome = joined.map_err(|error| SessionError::Task(error.to_string()));
                 match outcome.and_then(|result| result) {
                     Ok(record) => {
-                        if let Some(results) = &mut results {
-                            results.append(&record).await?;
+                        if let (Some(file), None) = (&mut results, &stopped_by) {
+                            if let Err(failure) = file.append(&record).await {
+                                error!(error = %failure, "cannot write the results file: stopping the session");
+                                cancel.store(true, Ordering::Relaxed);
+                                stopped_by = Some(failure);
+                            }
                         }
+                        config.progress.games.advance(1);
                         summary.add(&record);
                         records.push(record);
                     }
@@ -189,7 +218,7 @@ where
     }
     records.sort_by_key(|record| record.index);
     summary.elapsed_us = started.elapsed().as_micros() as u64;
-    Ok(SessionReport { summary, records, failures })
+    Ok(SessionReport { summary, records, failures, stopped_by })
 }
 
 impl Summary {
@@ -226,6 +255,7 @@ struct GameJob {
     replay_path: Option<PathBuf>,
     move_budget: Duration,
     cancel: Arc<AtomicBool>,
+    ticks: Progress,
 }
 
 /// Plays one game to its end (or until cancelled), recording it.
@@ -238,13 +268,7 @@ async fn play_game<G: Game, P: Planner<G>>(
     let planner_name = planner.name();
     let mut game = G::new(&level, job.seed);
     info!(game = G::NAME, index = job.index, seed = job.seed, planner = planner_name, "game_start");
-    let header = Header {
-        tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
-        game: G::spec(&level),
-        seed: job.seed,
-        planner: PlannerInfo { name: planner_name.to_string(), params: planner.params() },
-        initial_hash: game.state_hash(),
-    };
+    let header = Header::new::<G>(&level, job.seed, &planner);
     let replay_error = |path: &Path, cause| SessionError::Replay { path: path.to_path_buf(), cause };
     let mut replay = match &job.replay_path {
         Some(path) => Some(ReplayFile::create(path, &header).map_err(|cause| replay_error(path, cause))?),
@@ -315,6 +339,7 @@ async fn play_game<G: Game, P: Planner<G>>(
         last_hash = game.state_hash();
         ticks = game.tick();
         score = game.score();
+        job.ticks.advance(1);
         if let Some(file) = &mut replay {
             // Buffered: a syscall every few hundred frames, cheap enough to
             // do on the runtime thread.
@@ -434,7 +459,33 @@ mod tests {
             replays: ReplayTarget::None,
             results_path: None,
             move_budget,
+            progress: SessionProgress::default(),
         }
+    }
+
+    /// `/dev/full` accepts the open and fails every write with "no space
+    /// left on device": a results file on a full disk.
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_results_file_that_cannot_be_written_stops_the_session_cleanly() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = SessionConfig {
+            results_path: Some(PathBuf::from("/dev/full")),
+            replays: ReplayTarget::Dir(dir.path().join("replays")),
+            ..config(20, Duration::from_secs(5))
+        };
+        let planner = || SlowWalker { delay: Duration::from_millis(1) };
+        let report = run::<SnakeGame, _>(level(60), planner, session, std::future::pending()).await.unwrap();
+        assert!(matches!(report.stopped_by, Some(SessionError::Results { .. })), "{:?}", report.stopped_by);
+        // The game whose line failed, and at most the one running beside it:
+        // nothing was started after the failure.
+        assert!(!report.records.is_empty() && report.records.len() <= 2, "{:?}", report.records);
+        let names: Vec<String> = std::fs::read_dir(dir.path().join("replays"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().all(|name| name.ends_with(".tbr")), "unfinished replays left: {names:?}");
+        assert_eq!(names.len(), report.records.len());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

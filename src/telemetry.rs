@@ -1,5 +1,7 @@
-//! Logging setup: human-readable lines on stderr, and JSON lines appended to
-//! a log file for later analysis.
+//! Logging setup: human-readable lines on stderr, JSON lines appended to a
+//! log file for later analysis, and progress bars for spans that ask for one
+//! (a field named `indicatif.pb_show`), drawn so that log lines print above
+//! them instead of through them.
 //!
 //! Events worth knowing by name: `game_start` and `game_end` (info; one per
 //! game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
@@ -12,6 +14,8 @@ use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use tracing_indicatif::IndicatifLayer;
+use tracing_indicatif::filter::IndicatifFilter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
@@ -48,8 +52,9 @@ fn filter(config: &LogConfig) -> Result<EnvFilter, TelemetryError> {
 
 /// Installs the global subscriber. Call once, from `main`.
 pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
+    let progress_layer = IndicatifLayer::new();
     let stderr_layer = tracing_subscriber::fmt::layer()
-        .with_writer(io::stderr)
+        .with_writer(progress_layer.get_stderr_writer())
         .with_ansi(io::stderr().is_terminal())
         .with_target(false)
         .compact()
@@ -71,7 +76,11 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
         }
         None => None,
     };
-    tracing_subscriber::registry().with(stderr_layer).with(file_layer).init();
+    tracing_subscriber::registry()
+        .with(stderr_layer)
+        .with(file_layer)
+        .with(progress_layer.with_filter(IndicatifFilter::new(false)))
+        .init();
     Ok(())
 }
 

@@ -5,17 +5,10 @@
 use std::path::Path;
 use std::process::Command as StdCommand;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::support::replay_files;
-
-fn tickbot(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
-    command.current_dir(dir).env_remove("RUST_LOG");
-    command
-}
+use crate::support::{replay_files, tickbot};
 
 fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).expect("readable file");

@@ -2,19 +2,10 @@
 //! planners, the "no solution" verdict, broken maps, the generator, bench
 //! and run.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::support::{replay_files, repo_path};
-
-fn tickbot(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
-    command.current_dir(dir).env_remove("RUST_LOG");
-    command
-}
+use crate::support::{replay_files, repo_path, tickbot};
 
 fn map(name: &str) -> String {
     repo_path(&format!("maps/flag/{name}")).display().to_string()

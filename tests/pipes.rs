@@ -4,9 +4,6 @@
 //! that verify; and the binary: play, record, verify, count, gen, bench, and
 //! a broken puzzle file.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
@@ -19,13 +16,7 @@ use tickbot::game::{Game, OutcomeKind};
 use tickbot::plan::{PlanError, Planner, PlayError};
 use tickbot::replay::{self, Replay};
 
-use crate::support::repo_path;
-
-fn tickbot(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
-    command.current_dir(dir).env_remove("RUST_LOG");
-    command
-}
+use crate::support::{repo_path, tickbot};
 
 /// An independent solved check: it shares no code with the game's rules.
 /// Every pipe end must meet a pipe end of its neighbour (on a torus the
@@ -365,6 +356,11 @@ fn bench_reports_a_median_per_size() {
             ("10x10".to_string(), true, 1)
         ]
     );
-    assert!(sizes.iter().all(|size| size["median_ms"].as_f64().unwrap() >= 0.0 && size["solved"] == size["puzzles"]));
-    assert_eq!(report["puzzles"].as_array().unwrap().len(), 6);
+    assert!(sizes.iter().all(|size| size["solved"] == size["puzzles"]), "{report}");
+    // A median lies between the extremes it summarises.
+    let ms = |value: &serde_json::Value, key: &str| value[key].as_f64().unwrap();
+    assert!(sizes.iter().all(|size| ms(size, "median_ms") <= ms(size, "max_ms")), "{report}");
+    let puzzles = report["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 6);
+    assert!(puzzles.iter().all(|puzzle| ms(puzzle, "min_ms") <= ms(puzzle, "median_ms")), "{report}");
 }

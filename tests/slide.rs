@@ -18,14 +18,14 @@ use tickbot::game::slide::{Config, Goal, SlideGame};
 use tickbot::plan::Planner;
 use tickbot::replay::{self, Replay};
 
-use crate::support::repo_path;
+use crate::support::{self, repo_path};
 
 const WRITE_UP_START: &str = "7 3 0 8 1 4 6 2 5";
 const WRITE_UP_PRINTED: &str = "7 3 0 8 1 4 6 5 2";
 
 fn tickbot(dir: &Path) -> Command {
-    let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
-    command.current_dir(dir).env_remove("RUST_LOG").env("TICKBOT_PDB_DIR", dir.join("pdb"));
+    let mut command = support::tickbot(dir);
+    command.env("TICKBOT_PDB_DIR", dir.join("pdb"));
     command
 }
 

@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use assert_cmd::Command;
+
 use tickbot::game::snake::bfs_tail::BfsTail;
 use tickbot::game::snake::{Config, SnakeGame, SnakeSetup};
 use tickbot::replay::{self, Replay};
@@ -13,6 +15,15 @@ pub fn repo_root() -> PathBuf {
 
 pub fn repo_path(relative: &str) -> PathBuf {
     repo_root().join(relative)
+}
+
+/// The real binary, run in `dir` the way a user runs it, with a generous
+/// per-move budget: tests run planners unoptimised on shared machines, where
+/// the default 10 s could turn a win into "aborted".
+pub fn tickbot(dir: &Path) -> Command {
+    let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
+    command.current_dir(dir).env_remove("RUST_LOG").env("TICKBOT_MOVE_BUDGET_MS", "600000");
+    command
 }
 
 pub fn chuyangliu() -> Config {

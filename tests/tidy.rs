@@ -1,7 +1,10 @@
 //! The architecture's invariants (ARCHITECTURE.md), checked on the source
 //! text so they stay true: who may name the codec, who may do I/O or await,
-//! what may never feed a replay, and that every file says what it owns.
+//! what may never feed a replay, that modules form no import cycle, that
+//! every file says what it owns, and that the repository refers to nothing
+//! its users do not have.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::support::repo_root;
@@ -36,14 +39,66 @@ fn slash_path(path: &Path) -> String {
     path.components().map(|part| part.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
-/// Lines of shipped code: no comments (prose may name anything) and nothing
-/// from the first `#[cfg(test)]` on (tests may use floats and the like).
-fn code_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(index, line)| (index + 1, line))
-        .take_while(|(_, line)| line.trim() != "#[cfg(test)]")
-        .filter(|(_, line)| !line.trim_start().starts_with("//"))
+/// Lines of shipped code: no comments (prose may name anything) and no
+/// item under `#[cfg(test)]` (tests may use floats and the like). The test
+/// item is skipped to its closing brace, so code after a test module in the
+/// middle of a file is still checked.
+fn code_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut lines = Vec::new();
+    let mut skipping = false;
+    let mut depth = 0i64;
+    let mut seen_brace = false;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if !skipping && trimmed == "#[cfg(test)]" {
+            (skipping, depth, seen_brace) = (true, 0, false);
+            continue;
+        }
+        if skipping {
+            for byte in code_part(line).bytes() {
+                match byte {
+                    b'{' => (depth, seen_brace) = (depth + 1, true),
+                    b'}' => depth -= 1,
+                    _ => {}
+                }
+            }
+            // A braced item ends when its braces balance; `mod tests;` at its semicolon.
+            if (seen_brace && depth <= 0) || (!seen_brace && trimmed.ends_with(';')) {
+                skipping = false;
+            }
+            continue;
+        }
+        if !trimmed.starts_with("//") {
+            lines.push((index + 1, line));
+        }
+    }
+    lines
+}
+
+/// A line without its string literals and trailing comment, for counting braces.
+fn code_part(line: &str) -> String {
+    let mut out = String::new();
+    let mut in_string = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if in_string => {
+                chars.next();
+            }
+            '"' => in_string = !in_string,
+            '/' if !in_string && chars.peek() == Some(&'/') => break,
+            _ if !in_string => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn code_lines_skip_test_items_and_keep_what_follows() {
+    let text = "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn b() { let s = \"}\"; }\n}\nfn c() {}\n// note\n";
+    let kept: Vec<&str> = code_lines(text).into_iter().map(|(_, line)| line).collect();
+    assert_eq!(kept, ["fn a() {}", "fn c() {}"]);
 }
 
 #[track_caller]
@@ -123,7 +178,279 @@ const PLANNER_FILES: &[&str] = &[
 
 /// The binary's files: everything else is the library.
 fn is_binary(path: &str) -> bool {
-    path == "src/main.rs" || path == "src/commands.rs" || path.starts_with("src/cli/")
+    matches!(path, "src/main.rs" | "src/commands.rs" | "src/runner.rs") || path.starts_with("src/cli/")
+}
+
+/// The module path of a source file (`src/game/slide/astar.rs` ->
+/// `game::slide::astar`; the crate roots are the empty path).
+fn module_of(path: &str) -> String {
+    let inner = path.strip_prefix("src/").unwrap().strip_suffix(".rs").unwrap();
+    let inner = inner.strip_suffix("/mod").unwrap_or(inner);
+    if matches!(inner, "lib" | "main") { String::new() } else { inner.replace('/', "::") }
+}
+
+/// The modules a file's code names, resolved the way Rust resolves paths:
+/// `crate::`, `super::` and `self::` paths, paths that start with a child
+/// module (`flag::FlagArgs` in `cli`) or a top-level module (`cli::snake`
+/// after `use crate::cli`), and every branch of a `use` tree, even one
+/// spread over several lines. Each resolves to its longest prefix that is a
+/// module of the crate.
+fn named_modules(code: &str, own: &str, modules: &BTreeSet<String>) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = String::new();
+    let mut remaining = code;
+    // `use` trees first (they may span lines), then every other path.
+    while let Some(start) = find_word(remaining, "use ") {
+        rest.push_str(&remaining[..start]);
+        let after = &remaining[start + 4..];
+        let end = after.find(';').unwrap_or(after.len());
+        let tree: String = after[..end].chars().filter(|c| !c.is_whitespace()).collect();
+        expand_tree("", &tree, &mut paths);
+        remaining = &after[end..];
+    }
+    rest.push_str(remaining);
+    paths.extend(plain_paths(&rest));
+    let own_parts: Vec<&str> = own.split("::").filter(|part| !part.is_empty()).collect();
+    let child = |name: &str| if own.is_empty() { name.to_string() } else { format!("{own}::{name}") };
+    let mut found = Vec::new();
+    for path in paths {
+        let parts: Vec<&str> = path.split("::").filter(|part| !part.is_empty()).collect();
+        let Some(&first) = parts.first() else { continue };
+        let (mut base, skip): (Vec<String>, usize) = match first {
+            "crate" => (Vec::new(), 1),
+            "self" => (own_parts.iter().map(|part| part.to_string()).collect(), 1),
+            "super" => {
+                let supers = parts.iter().take_while(|&&part| part == "super").count();
+                let keep = own_parts.len().saturating_sub(supers);
+                (own_parts[..keep].iter().map(|part| part.to_string()).collect(), supers)
+            }
+            name if modules.contains(&child(name)) => (own_parts.iter().map(|part| part.to_string()).collect(), 0),
+            name if modules.contains(name) => (Vec::new(), 0),
+            _ => continue,
+        };
+        for part in &parts[skip..] {
+            let mut longer = base.clone();
+            longer.push(part.to_string());
+            if !modules.contains(&longer.join("::")) {
+                break;
+            }
+            base = longer;
+        }
+        found.push(base.join("::"));
+    }
+    found
+}
+
+/// `text` with the contents of its string and char literals removed, so
+/// that words in messages are not read as code.
+fn without_strings(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push_str("\"\"");
+                while let Some(inner) = chars.next() {
+                    match inner {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '\'' if chars.peek() == Some(&'\\') => {
+                // An escaped char literal such as '\n' or '\''.
+                chars.next();
+                chars.next();
+                while chars.next().is_some_and(|inner| inner != '\'') {}
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The start of `word` in `text` where it is not the tail of a longer word.
+fn find_word(text: &str, word: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(offset) = text[from..].find(word) {
+        let at = from + offset;
+        let before = text[..at].chars().next_back();
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            return Some(at);
+        }
+        from = at + word.len();
+    }
+    None
+}
+
+/// Every path of two or more segments (`a::b::c`) in `text`.
+fn plain_paths(text: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut index = 0;
+    while index < chars.len() {
+        let c = chars[index];
+        let starts_word = c.is_alphabetic() || c == '_';
+        let after_path = index >= 2 && chars[index - 1] == ':' && chars[index - 2] == ':';
+        let after_word = index >= 1 && (chars[index - 1].is_alphanumeric() || chars[index - 1] == '_');
+        if !starts_word || after_path || after_word {
+            index += 1;
+            continue;
+        }
+        let mut end = index;
+        while end < chars.len() && (chars[end].is_alphanumeric() || chars[end] == '_' || chars[end] == ':') {
+            end += 1;
+        }
+        let path: String = chars[index..end].iter().collect();
+        if path.contains("::") {
+            paths.push(path.trim_end_matches(':').to_string());
+        }
+        index = end;
+    }
+    paths
+}
+
+fn expand_tree(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    let tree = tree.trim();
+    match tree.find('{') {
+        None => out.push(format!("{prefix}{tree}")),
+        Some(open) => {
+            let head = format!("{prefix}{}", &tree[..open]);
+            let close = tree.rfind('}').filter(|&close| close > open).unwrap_or(tree.len());
+            let inner = &tree[open + 1..close];
+            let mut depth = 0;
+            let mut part_start = 0;
+            for (index, c) in inner.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        expand_tree(&head, &inner[part_start..index], out);
+                        part_start = index + 1;
+                    }
+                    _ => {}
+                }
+            }
+            expand_tree(&head, &inner[part_start..], out);
+        }
+    }
+}
+
+/// The module graph of one crate: an edge from each module to every other
+/// module its code names, except its own ancestors (a submodule using its
+/// parent's vocabulary is the ordinary Rust layering, not a cycle).
+fn module_graph(files: &[&SourceFile]) -> BTreeMap<String, BTreeSet<String>> {
+    let modules: BTreeSet<String> = files.iter().map(|file| module_of(&file.path)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for file in files {
+        let own = module_of(&file.path);
+        let edges = graph.entry(own.clone()).or_default();
+        let code: Vec<&str> = code_lines(&file.text).into_iter().map(|(_, line)| line).collect();
+        for target in named_modules(&without_strings(&code.join("\n")), &own, &modules) {
+            let is_ancestor = target.is_empty() || own == target || own.starts_with(&format!("{target}::"));
+            if !is_ancestor {
+                edges.insert(target);
+            }
+        }
+    }
+    graph
+}
+
+/// A cycle in `graph`, if there is one, as the list of modules around it.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(node.to_string(), 1);
+        stack.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            match state.get(next.as_str()) {
+                Some(1) => {
+                    let from = stack.iter().position(|module| module == next).unwrap();
+                    let mut cycle = stack[from..].to_vec();
+                    cycle.push(next.clone());
+                    return Some(cycle);
+                }
+                Some(_) => {}
+                None => {
+                    if let Some(cycle) = visit(next, graph, state, stack) {
+                        return Some(cycle);
+                    }
+                }
+            }
+        }
+        stack.pop();
+        state.insert(node.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if !state.contains_key(node.as_str()) {
+            if let Some(cycle) = visit(node, graph, &mut state, &mut Vec::new()) {
+                return Some(cycle);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn modules_form_no_import_cycle() {
+    let files = rust_files("src");
+    for (crate_name, in_crate) in [("library", false), ("binary", true)] {
+        let crate_files: Vec<&SourceFile> = files.iter().filter(|file| is_binary(&file.path) == in_crate).collect();
+        let graph = module_graph(&crate_files);
+        assert!(graph.len() > 3, "the {crate_name}'s modules were not found");
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("the {crate_name}'s modules import each other in a cycle: {}", cycle.join(" -> "));
+        }
+    }
+}
+
+#[test]
+fn the_cycle_check_finds_a_cycle_and_resolves_use_trees() {
+    let modules: BTreeSet<String> =
+        ["game", "game::slide", "game::slide::astar", "plan"].iter().map(|name| name.to_string()).collect();
+    let named = named_modules(
+        "use crate::game::{Game, slide::{self, astar::AStar}}; super::Board",
+        "game::slide::astar",
+        &modules,
+    );
+    assert_eq!(named, ["game", "game::slide", "game::slide::astar", "game::slide"]);
+    let file = |path: &str, text: &str| SourceFile { path: path.to_string(), text: text.to_string() };
+    let files = [
+        file("src/game/mod.rs", "pub enum Spec { Slide(slide::Config) }"),
+        file("src/game/slide/mod.rs", "use crate::plan::Plan;\nuse super::Game;"),
+        file("src/plan/mod.rs", "use crate::game::Game;"),
+    ];
+    let graph = module_graph(&files.iter().collect::<Vec<_>>());
+    assert_eq!(find_cycle(&graph).unwrap(), ["game", "game::slide", "plan", "game"]);
+}
+
+/// The rules of a game, as opposed to its planners and generators: what
+/// makes the state, and so what a replay depends on.
+fn is_rules_file(path: &str) -> bool {
+    path.starts_with("src/game/")
+        && !PLANNER_FILES.contains(&path)
+        && !path.ends_with("/generate.rs")
+        && !path.ends_with("/small.rs")
+        && !path.ends_with("/tests.rs")
+}
+
+#[test]
+fn rules_use_no_planner() {
+    let rules: Vec<SourceFile> = rust_files("src/game").into_iter().filter(|file| is_rules_file(&file.path)).collect();
+    assert!(rules.iter().any(|file| file.path == "src/game/slide/mod.rs"));
+    let planner_modules: Vec<String> = PLANNER_FILES.iter().map(|path| format!("{}::", module_of(path))).collect();
+    let mut needles: Vec<&str> = planner_modules.iter().map(String::as_str).collect();
+    needles.push("crate::plan");
+    forbid(&rules, &[], &needles, "a game's rules must not depend on planners");
 }
 
 #[test]

@@ -13,8 +13,11 @@ use crate::game::Game;
 use crate::game::flag::exact::{ExactSolver, Solution, Verdict};
 use crate::game::flag::ga::{GaSettings, evolve};
 use crate::game::flag::{self, FlagGame};
+use crate::par::map_indexed;
 use crate::plan::{Budget, PlanError, format_params};
+use crate::progress::Progress;
 use crate::rng::derive_seed;
+use crate::stats;
 
 /// One GA run of the benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -25,6 +28,9 @@ pub struct FlagGaRunReport {
     pub best_fitness: u32,
     pub plan_len: Option<usize>,
     pub wall_ms: f64,
+    /// The budget (Ctrl-C) stopped the run before it ended.
+    #[serde(skip)]
+    pub stopped: bool,
 }
 
 /// `tickbot bench flag --planner ga`'s report. The key names are a
@@ -51,11 +57,15 @@ pub struct FlagGaBenchReport {
     pub total_seconds: f64,
     pub master_seed: u64,
     pub threads: usize,
+    /// Ctrl-C stopped the benchmark: the figures cover the finished runs only.
+    pub interrupted: bool,
     pub per_run: Vec<FlagGaRunReport>,
 }
 
 /// Runs the GA `n_runs` times on `level` (run `i` seeded with
-/// `derive_seed(master_seed, i)`), spread over `threads` threads.
+/// `derive_seed(master_seed, i)`), spread over `threads` threads, until
+/// `budget` runs out; counts finished runs in `progress`.
+#[allow(clippy::too_many_arguments)]
 pub fn bench_flag_ga(
     level: &flag::Config,
     map_name: &str,
@@ -63,56 +73,42 @@ pub fn bench_flag_ga(
     n_runs: u64,
     master_seed: u64,
     threads: usize,
+    budget: &Budget,
+    progress: &Progress,
 ) -> Result<FlagGaBenchReport, GaError> {
     settings.validate()?;
-    let threads = threads.clamp(1, n_runs.max(1) as usize);
-    let started = Instant::now();
-    let per_thread: Vec<Result<Vec<(u64, FlagGaRunReport)>, GaError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|worker| {
-                scope.spawn(move || {
-                    let mut done = Vec::new();
-                    for index in (worker as u64..n_runs).step_by(threads) {
-                        let seed = derive_seed(master_seed, index);
-                        let game = FlagGame::new(level, seed);
-                        let run_started = Instant::now();
-                        let run = evolve(&game, settings, seed, |_| false)?;
-                        let wall_ms = run_started.elapsed().as_secs_f64() * 1000.0;
-                        done.push((
-                            index,
-                            FlagGaRunReport {
-                                seed,
-                                solved: run.plan.is_some(),
-                                generations: run.generations,
-                                best_fitness: run.best_fitness,
-                                plan_len: run.plan.as_ref().map(Vec::len),
-                                wall_ms,
-                            },
-                        ));
-                    }
-                    Ok(done)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|worker| worker.join().expect("benchmark thread panicked")).collect()
-    });
-    let total_seconds = started.elapsed().as_secs_f64();
-    let mut indexed = Vec::new();
-    for done in per_thread {
-        indexed.extend(done?);
+    let run_one = |_: &mut (), index| {
+        let seed = derive_seed(master_seed, index);
+        let game = FlagGame::new(level, seed);
+        let run_started = Instant::now();
+        let run = evolve(&game, settings, seed, |_| budget.exhausted().is_some())?;
+        Ok(FlagGaRunReport {
+            seed,
+            solved: run.plan.is_some(),
+            generations: run.generations,
+            best_fitness: run.best_fitness,
+            plan_len: run.plan.as_ref().map(Vec::len),
+            wall_ms: run_started.elapsed().as_secs_f64() * 1000.0,
+            stopped: run.stopped,
+        })
+    };
+    let gathered = map_indexed(n_runs, threads, || (), run_one, budget, progress);
+    let (total_seconds, threads) = (gathered.wall_seconds, gathered.threads);
+    let mut per_run = Vec::with_capacity(gathered.results.len());
+    for (_, run) in gathered.results {
+        let run: FlagGaRunReport = run?;
+        // A run the budget stopped is unfinished: leave it out.
+        if !run.stopped {
+            per_run.push(run);
+        }
     }
-    indexed.sort_by_key(|(index, _)| *index);
-    let per_run: Vec<FlagGaRunReport> = indexed.into_iter().map(|(_, run)| run).collect();
+    let interrupted = (per_run.len() as u64) < n_runs;
     let solved_generations: Vec<f64> =
         per_run.iter().filter(|run| run.solved).map(|run| run.generations as f64).collect();
     let walls: Vec<f64> = per_run.iter().map(|run| run.wall_ms).collect();
     let total_generations: u64 = per_run.iter().map(|run| run.generations).sum();
     let total_wall_ms: f64 = walls.iter().sum();
-    let mean = if solved_generations.is_empty() {
-        0.0
-    } else {
-        solved_generations.iter().sum::<f64>() / solved_generations.len() as f64
-    };
+    let quantile = |values: &[f64], q| stats::quantile(values, q).unwrap_or(0.0);
     Ok(FlagGaBenchReport {
         planner: "ga".to_string(),
         planner_params: format_params(&settings.params(level)),
@@ -123,7 +119,7 @@ pub fn bench_flag_ga(
         generations_median: quantile(&solved_generations, 0.5),
         generations_p25: quantile(&solved_generations, 0.25),
         generations_p75: quantile(&solved_generations, 0.75),
-        generations_mean: mean,
+        generations_mean: stats::mean(&solved_generations).unwrap_or(0.0),
         wall_ms_median: quantile(&walls, 0.5),
         wall_ms_p25: quantile(&walls, 0.25),
         wall_ms_p75: quantile(&walls, 0.75),
@@ -131,6 +127,7 @@ pub fn bench_flag_ga(
         total_seconds,
         master_seed,
         threads,
+        interrupted,
         per_run,
     })
 }
@@ -212,24 +209,10 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> R
         timeout: per_map.iter().filter(|map| map.verdict == "timeout").count(),
         limit_ms: limit.as_secs_f64() * 1000.0,
         total_ms: times.iter().sum(),
-        median_ms: quantile(&times, 0.5),
+        median_ms: stats::median(&times).unwrap_or(0.0),
         max_ms: times.iter().copied().fold(0.0, f64::max),
         per_map,
     })
-}
-
-/// The `q` quantile of `values` by linear interpolation between the closest
-/// ranks; 0 for no values.
-fn quantile(values: &[f64], q: f64) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let position = q * (sorted.len() - 1) as f64;
-    let low = position.floor() as usize;
-    let high = position.ceil() as usize;
-    sorted[low] + (sorted[high] - sorted[low]) * (position - low as f64)
 }
 
 #[cfg(test)]
@@ -237,22 +220,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quantiles_interpolate_between_ranks() {
-        assert_eq!(quantile(&[], 0.5), 0.0);
-        assert_eq!(quantile(&[3.0, 1.0, 2.0], 0.5), 2.0);
-        assert_eq!(quantile(&[1.0, 2.0, 3.0, 4.0], 0.5), 2.5);
-        assert_eq!(quantile(&[4.0, 1.0, 2.0, 3.0, 5.0], 0.25), 2.0);
-    }
-
-    #[test]
     fn reports_count_what_they_ran() {
         let level = flag::Config::parse("start 0 0\n1111\n111F").unwrap();
         let settings = GaSettings { max_generations: 5_000, ..GaSettings::default() };
-        let report = bench_flag_ga(&level, "tiny", &settings, 4, 0, 2).unwrap();
+        let run = |threads| {
+            bench_flag_ga(&level, "tiny", &settings, 4, 0, threads, &Budget::unlimited(), &Progress::default()).unwrap()
+        };
+        let report = run(2);
         assert_eq!((report.runs, report.solved), (4, 4));
         assert!(report.generations_p25 <= report.generations_median);
         assert!(report.generations_median <= report.generations_p75);
-        let again = bench_flag_ga(&level, "tiny", &settings, 4, 0, 1).unwrap();
+        let again = run(1);
         let generations =
             |report: &FlagGaBenchReport| report.per_run.iter().map(|run| run.generations).collect::<Vec<_>>();
         assert_eq!(generations(&report), generations(&again), "threads must not change the runs");

@@ -2,10 +2,8 @@
 //! (draft and battle) spread over threads. Each game depends only on its
 //! seed and its bots, and results are summed in game order, so every figure
 //! but the speed is the same for any number of threads. Speed is measured
-//! in CPU time per thread (`/proc/thread-self/schedstat`, falling back to
-//! wall time), since the machine may be shared.
-
-use std::time::Instant;
+//! in CPU time per thread (see [`crate::par`]), since the machine may be
+//! shared; a run too short to time is reported without a rate.
 
 use serde::Serialize;
 
@@ -13,7 +11,11 @@ use crate::game::Game;
 use crate::game::locm::baselines::DraftBot;
 use crate::game::locm::bots::{BattleBot, LocmBots};
 use crate::game::locm::{Config, LocmGame};
+use crate::par::{Gathered, map_indexed};
+use crate::plan::Budget;
+use crate::progress::Progress;
 use crate::rng::derive_seed;
+use crate::stats::wilson_interval;
 
 /// Plays one game with `bots` and returns the winner (0 or 1).
 ///
@@ -33,68 +35,18 @@ pub fn play_game(config: &Config, seed: u64, bots: &mut LocmBots) -> u8 {
     }
 }
 
-/// CPU time this thread has used, in seconds, if the platform tells us.
-fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(nanos as f64 / 1e9)
-}
-
-/// Games `0..n_games` on `threads` threads; `play(index)` plays game
-/// `index` with the worker's own state from `make_state`. Returns the
-/// results in game order, the wall seconds and the summed CPU seconds.
-fn play_indexed<S, R: Send>(
-    n_games: u64,
-    threads: usize,
-    make_state: impl Fn() -> S + Sync,
-    play: impl Fn(&mut S, u64) -> R + Sync,
-) -> (Vec<R>, f64, f64) {
-    let threads = threads.clamp(1, n_games.max(1) as usize);
-    let started = Instant::now();
-    let per_thread: Vec<(Vec<(u64, R)>, f64)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|worker| {
-                let make_state = &make_state;
-                let play = &play;
-                scope.spawn(move || {
-                    let cpu_start = thread_cpu_seconds();
-                    let wall_start = Instant::now();
-                    let mut state = make_state();
-                    let mut results = Vec::new();
-                    for index in (worker as u64..n_games).step_by(threads) {
-                        results.push((index, play(&mut state, index)));
-                    }
-                    let cpu = match (cpu_start, thread_cpu_seconds()) {
-                        (Some(start), Some(end)) => end - start,
-                        _ => wall_start.elapsed().as_secs_f64(),
-                    };
-                    (results, cpu)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|worker| worker.join().expect("game thread panicked")).collect()
-    });
-    let wall = started.elapsed().as_secs_f64();
-    let mut cpu = 0.0;
-    let mut indexed = Vec::with_capacity(n_games as usize);
-    for (results, seconds) in per_thread {
-        indexed.extend(results);
-        cpu += seconds;
-    }
-    indexed.sort_unstable_by_key(|(index, _)| *index);
-    (indexed.into_iter().map(|(_, result)| result).collect(), wall, cpu)
-}
-
 /// `tickbot bench locm`'s report. The key names are a documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LocmBenchReport {
-    /// Full random-vs-random games per CPU-second (per core).
-    pub random_games_per_sec: f64,
-    /// Full greedy-vs-greedy games per CPU-second (per core).
-    pub greedy_games_per_sec: f64,
+    /// Full random-vs-random games per CPU-second (per core); `null` when
+    /// the run was too short to time.
+    pub random_games_per_sec: Option<f64>,
+    /// Full greedy-vs-greedy games per CPU-second (per core); `null` likewise.
+    pub greedy_games_per_sec: Option<f64>,
     /// The same, per wall-clock second over all threads.
-    pub random_games_per_wall_sec: f64,
-    pub greedy_games_per_wall_sec: f64,
+    pub random_games_per_wall_sec: Option<f64>,
+    pub greedy_games_per_wall_sec: Option<f64>,
+    /// Games played per battle bot.
     pub games: u64,
     /// Player 0's wins among the greedy games (a check that the runs are alike).
     pub greedy_player0_wins: u64,
@@ -102,6 +54,17 @@ pub struct LocmBenchReport {
     pub draft: String,
     pub seed: u64,
     pub threads: usize,
+    /// Ctrl-C stopped the benchmark: the figures cover the games played.
+    pub interrupted: bool,
+}
+
+/// The shortest time a rate is computed over: below it, the clocks' grain
+/// (and thread start-up) would make the rate meaningless.
+pub const MIN_TIMED_SECONDS: f64 = 0.05;
+
+/// `count` per `seconds`, if `seconds` is long enough to mean anything.
+fn rate(count: usize, seconds: f64) -> Option<f64> {
+    (seconds >= MIN_TIMED_SECONDS).then(|| count as f64 / seconds)
 }
 
 /// Plays `n_games` random-vs-random and `n_games` greedy-vs-greedy games
@@ -112,28 +75,30 @@ pub fn bench_locm(
     n_games: u64,
     master_seed: u64,
     threads: usize,
+    budget: &Budget,
+    progress: &Progress,
 ) -> LocmBenchReport {
+    progress.set_total(2 * n_games);
     let run = |battle: BattleBot| {
         let make = || LocmBots::new([draft.clone(), draft.clone()], [battle, battle]);
-        let (winners, wall, cpu) = play_indexed(n_games, threads, make, |bots, index| {
-            play_game(config, derive_seed(master_seed, index), bots)
-        });
-        let wins = winners.iter().filter(|&&winner| winner == 0).count() as u64;
-        (n_games as f64 / cpu.max(1e-9), n_games as f64 / wall.max(1e-9), wins)
+        let play = |bots: &mut LocmBots, index| play_game(config, derive_seed(master_seed, index), bots);
+        map_indexed(n_games, threads, make, play, budget, progress)
     };
-    let (random_cpu, random_wall, random_wins) = run(BattleBot::Random);
-    let (greedy_cpu, greedy_wall, greedy_wins) = run(BattleBot::Greedy);
+    let random = run(BattleBot::Random);
+    let greedy = run(BattleBot::Greedy);
+    let player0_wins = |gathered: &Gathered<u8>| gathered.results.iter().filter(|(_, winner)| *winner == 0).count();
     LocmBenchReport {
-        random_games_per_sec: random_cpu,
-        greedy_games_per_sec: greedy_cpu,
-        random_games_per_wall_sec: random_wall,
-        greedy_games_per_wall_sec: greedy_wall,
+        random_games_per_sec: rate(random.results.len(), random.cpu_seconds),
+        greedy_games_per_sec: rate(greedy.results.len(), greedy.cpu_seconds),
+        random_games_per_wall_sec: rate(random.results.len(), random.wall_seconds),
+        greedy_games_per_wall_sec: rate(greedy.results.len(), greedy.wall_seconds),
         games: n_games,
-        greedy_player0_wins: greedy_wins,
-        random_player0_wins: random_wins,
+        greedy_player0_wins: player0_wins(&greedy) as u64,
+        random_player0_wins: player0_wins(&random) as u64,
         draft: draft.name().to_string(),
         seed: master_seed,
-        threads: threads.clamp(1, n_games.max(1) as usize),
+        threads: random.threads,
+        interrupted: random.stopped_early() || greedy.stopped_early(),
     }
 }
 
@@ -143,6 +108,7 @@ pub struct LocmMatchReport {
     pub draft_a: String,
     pub draft_b: String,
     pub battle: String,
+    /// Games played (every draft twice, seats swapped, unless interrupted).
     pub games: u64,
     pub seed: u64,
     /// Games drafter A won, over both seats.
@@ -152,18 +118,22 @@ pub struct LocmMatchReport {
     pub wins_a_first: u64,
     pub wins_a_second: u64,
     pub win_rate_a: f64,
-    /// The 95% normal-approximation interval of `win_rate_a`.
+    /// The 95% Wilson interval of `win_rate_a`.
     pub ci95_low: f64,
     pub ci95_high: f64,
-    /// Games per wall-clock second over all threads, and per CPU-second.
-    pub games_per_sec: f64,
-    pub games_per_cpu_sec: f64,
+    /// Games per wall-clock second over all threads, and per CPU-second;
+    /// `null` when the run was too short to time.
+    pub games_per_sec: Option<f64>,
+    pub games_per_cpu_sec: Option<f64>,
     pub threads: usize,
+    /// Ctrl-C stopped the match: the figures cover the games played.
+    pub interrupted: bool,
 }
 
-/// Drafter A against drafter B over `n_pairs` drafts, each played twice
-/// with the seats swapped (same seed: same triples and shuffle stream), so
-/// `2 * n_pairs` games. `battle` plays both seats.
+/// Drafter A against drafter B over `n_pairs` drafts (at least one), each
+/// played twice with the seats swapped (same seed: same triples and shuffle
+/// stream), so `2 * n_pairs` games. `battle` plays both seats.
+#[allow(clippy::too_many_arguments)]
 pub fn play_match(
     config: &Config,
     draft_a: &DraftBot,
@@ -172,40 +142,46 @@ pub fn play_match(
     n_pairs: u64,
     master_seed: u64,
     threads: usize,
+    budget: &Budget,
+    progress: &Progress,
 ) -> LocmMatchReport {
-    let n_games = 2 * n_pairs;
+    let n_games = 2 * n_pairs.max(1);
+    progress.set_total(n_games);
     let make = || {
         (
             LocmBots::new([draft_a.clone(), draft_b.clone()], battle),
             LocmBots::new([draft_b.clone(), draft_a.clone()], battle),
         )
     };
-    let (winners, wall, cpu) = play_indexed(n_games, threads, make, |(a_first, b_first), index| {
+    let play = |(a_first, b_first): &mut (LocmBots, LocmBots), index: u64| {
         let seed = derive_seed(master_seed, index / 2);
         if index % 2 == 0 { play_game(config, seed, a_first) } else { play_game(config, seed, b_first) }
-    });
-    let wins_a_first = winners.iter().step_by(2).filter(|&&winner| winner == 0).count() as u64;
-    let wins_a_second = winners.iter().skip(1).step_by(2).filter(|&&winner| winner == 1).count() as u64;
+    };
+    let gathered = map_indexed(n_games, threads, make, play, budget, progress);
+    // Game 2k has A in seat 0, game 2k+1 in seat 1.
+    let won_by_a = |&(index, winner): &(u64, u8)| u64::from(winner) == index % 2;
+    let wins_a_first = gathered.results.iter().filter(|game| game.0 % 2 == 0 && won_by_a(game)).count() as u64;
+    let wins_a_second = gathered.results.iter().filter(|game| game.0 % 2 == 1 && won_by_a(game)).count() as u64;
+    let played = gathered.results.len() as u64;
     let wins_a = wins_a_first + wins_a_second;
-    let n = n_games.max(1) as f64;
-    let rate = wins_a as f64 / n;
-    let half_width = 1.96 * (rate * (1.0 - rate) / n).sqrt();
+    let (ci95_low, ci95_high) = wilson_interval(wins_a, played).unwrap_or((0.0, 1.0));
     LocmMatchReport {
         draft_a: draft_a.name().to_string(),
         draft_b: draft_b.name().to_string(),
         battle: format!("{},{}", battle[0].name(), battle[1].name()),
-        games: n_games,
+        games: played,
         seed: master_seed,
         wins_a,
-        wins_b: n_games - wins_a,
+        wins_b: played - wins_a,
         wins_a_first,
         wins_a_second,
-        win_rate_a: rate,
-        ci95_low: (rate - half_width).max(0.0),
-        ci95_high: (rate + half_width).min(1.0),
-        games_per_sec: n_games as f64 / wall.max(1e-9),
-        games_per_cpu_sec: n_games as f64 / cpu.max(1e-9),
-        threads: threads.clamp(1, n_games.max(1) as usize),
+        win_rate_a: wins_a as f64 / played.max(1) as f64,
+        ci95_low,
+        ci95_high,
+        games_per_sec: rate(gathered.results.len(), gathered.wall_seconds),
+        games_per_cpu_sec: rate(gathered.results.len(), gathered.cpu_seconds),
+        threads: gathered.threads,
+        interrupted: gathered.stopped_early(),
     }
 }
 
@@ -214,13 +190,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn no_rate_is_made_up_for_a_run_too_short_to_time() {
+        assert_eq!(rate(100, 0.0), None);
+        assert_eq!(rate(100, MIN_TIMED_SECONDS / 2.0), None);
+        assert_eq!(rate(100, 0.5), Some(200.0));
+    }
+
+    #[test]
     fn match_results_do_not_depend_on_the_thread_count() {
         let config = Config::bundled();
         let run = |threads| {
-            let mut report =
-                play_match(&config, &DraftBot::Icebox, &DraftBot::MaxAttack, [BattleBot::Greedy; 2], 20, 4, threads);
-            report.games_per_sec = 0.0;
-            report.games_per_cpu_sec = 0.0;
+            let (a, b) = (&DraftBot::Icebox, &DraftBot::MaxAttack);
+            let (budget, progress) = (Budget::unlimited(), Progress::default());
+            let mut report = play_match(&config, a, b, [BattleBot::Greedy; 2], 20, 4, threads, &budget, &progress);
+            report.games_per_sec = None;
+            report.games_per_cpu_sec = None;
             report.threads = 0;
             report
         };

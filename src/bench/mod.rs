@@ -3,10 +3,10 @@
 //! result depends only on its seed and the totals are summed in episode
 //! order, so every figure but the speed is the same on any machine.
 
-use std::time::Instant;
-
 use crate::game::{Game, OutcomeKind};
-use crate::plan::{Budget, Planner, PlayError, play_to_end};
+use crate::par::map_indexed;
+use crate::plan::{Budget, PlanError, Planner, PlayError, play_to_end};
+use crate::progress::Progress;
 use crate::rng::derive_seed;
 
 mod flag;
@@ -22,7 +22,7 @@ pub use locm::{
     LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
 };
 pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
-pub use slide::{SlideBenchError, SlideBenchPlanner, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
+pub use slide::{SlideBenchError, SlideBenchReport, SlideCase, SlideInstanceReport, SlidePlannerChoice, bench_slide};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.
@@ -33,49 +33,44 @@ pub struct Episode {
     pub ticks: u32,
 }
 
-/// Episodes in index order, with the wall time they took together.
+/// The episodes played, in index order, with the wall time they took together.
 #[derive(Clone, Debug)]
 pub struct EpisodeRun {
     pub episodes: Vec<Episode>,
     pub seconds: f64,
     pub threads: usize,
+    /// The budget ran out (Ctrl-C) before every episode was played; the
+    /// episodes cut short are left out.
+    pub interrupted: bool,
 }
 
-/// Plays episodes `0..n_episodes` (seed of episode `i`: `derive_seed(master_seed, i)`)
-/// on `threads` threads.
+/// Plays episodes `0..n_episodes` (seed of episode `i`: `derive_seed(master_seed, i)`),
+/// each with a fresh planner from `make_planner`, on `threads` threads,
+/// until `budget` runs out. Counts finished episodes in `progress`.
 pub fn play_episodes<G: Game, P: Planner<G>>(
     level: &G::Config,
     make_planner: impl Fn() -> P + Sync,
     n_episodes: u64,
     master_seed: u64,
     threads: usize,
+    budget: &Budget,
+    progress: &Progress,
 ) -> Result<EpisodeRun, PlayError> {
-    let threads = threads.clamp(1, n_episodes.max(1) as usize);
-    let started = Instant::now();
-    let per_thread: Vec<Result<Vec<(u64, Episode)>, PlayError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|worker| {
-                let make_planner = &make_planner;
-                scope.spawn(move || {
-                    let mut planner = make_planner();
-                    let mut played = Vec::new();
-                    for index in (worker as u64..n_episodes).step_by(threads) {
-                        let mut game = G::new(level, derive_seed(master_seed, index));
-                        let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {})?;
-                        played
-                            .push((index, Episode { outcome: outcome.kind, score: game.score(), ticks: game.tick() }));
-                    }
-                    Ok(played)
-                })
-            })
-            .collect();
-        workers.into_iter().map(|worker| worker.join().expect("benchmark thread panicked")).collect()
-    });
-    let seconds = started.elapsed().as_secs_f64();
-    let mut indexed = Vec::with_capacity(n_episodes as usize);
-    for played in per_thread {
-        indexed.extend(played?);
+    let play = |_: &mut (), index| {
+        let mut game = G::new(level, derive_seed(master_seed, index));
+        let outcome = play_to_end(&mut game, &mut make_planner(), budget, |_, _| {})?;
+        Ok(Episode { outcome: outcome.kind, score: game.score(), ticks: game.tick() })
+    };
+    let gathered = map_indexed(n_episodes, threads, || (), play, budget, progress);
+    let (seconds, threads) = (gathered.wall_seconds, gathered.threads);
+    let mut interrupted = gathered.stopped_early();
+    let mut episodes = Vec::with_capacity(gathered.results.len());
+    for (_, result) in gathered.results {
+        match result {
+            Ok(episode) => episodes.push(episode),
+            Err(PlayError::Plan(PlanError::Cancelled)) => interrupted = true,
+            Err(error) => return Err(error),
+        }
     }
-    indexed.sort_unstable_by_key(|(index, _)| *index);
-    Ok(EpisodeRun { episodes: indexed.into_iter().map(|(_, episode)| episode).collect(), seconds, threads })
+    Ok(EpisodeRun { episodes, seconds, threads, interrupted })
 }

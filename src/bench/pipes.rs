@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::game::pipes::{Config, PipesGame};
 use crate::game::{Game, OutcomeKind, Status};
 use crate::plan::{Budget, Planner};
+use crate::stats;
 
 /// One puzzle to time: a name for the report and its validated config.
 #[derive(Clone, Debug)]
@@ -57,15 +58,6 @@ pub struct PipesBenchReport {
     pub repeat: u32,
     pub sizes: Vec<SizeTiming>,
     pub puzzles: Vec<PuzzleTiming>,
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    match values.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => values[n / 2],
-        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
 }
 
 /// Times the first planning call of a fresh planner on each puzzle `repeat`
@@ -125,7 +117,7 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
             name: puzzle.name.clone(),
             size: format!("{}x{}", grid.width, grid.height),
             wrap: grid.wrap,
-            median_ms: median(&mut times),
+            median_ms: stats::median(&times).unwrap_or(0.0),
             min_ms,
             nodes,
             moves: game.tick(),
@@ -145,14 +137,14 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
         .map(|(_, size, wrap)| {
             let members: Vec<&PuzzleTiming> =
                 timings.iter().filter(|timing| timing.size == size && timing.wrap == wrap).collect();
-            let mut medians: Vec<f64> = members.iter().map(|timing| timing.median_ms).collect();
+            let medians: Vec<f64> = members.iter().map(|timing| timing.median_ms).collect();
             let max_ms = medians.iter().copied().fold(0.0, f64::max);
             SizeTiming {
                 size,
                 wrap,
                 puzzles: members.len(),
                 solved: members.iter().filter(|timing| timing.solved).count(),
-                median_ms: median(&mut medians),
+                median_ms: stats::median(&medians).unwrap_or(0.0),
                 max_ms,
             }
         })

@@ -14,6 +14,7 @@ use crate::game::slide::pdb::PdbSet;
 use crate::game::slide::{Config, Dir, SlideGame};
 use crate::game::{Game, OutcomeKind, Status};
 use crate::plan::{Budget, Planner, Stopped, format_params};
+use crate::stats;
 
 /// One benchmark instance.
 #[derive(Clone, Debug)]
@@ -25,12 +26,25 @@ pub struct SlideCase {
     pub optimal: Option<u32>,
 }
 
-/// The planner to measure.
+/// A sliding-puzzle planner chosen at run time, with what it needs (its
+/// pattern databases, its settings): what `bench slide` measures, and what
+/// `play` and `run` build their planners from.
 #[derive(Clone, Debug)]
-pub enum SlideBenchPlanner {
+pub enum SlidePlannerChoice {
     AStar { max_nodes: u64 },
     IdaStar { tables: Arc<PdbSet> },
     Ga { params: GaSettings },
+}
+
+impl SlidePlannerChoice {
+    /// A fresh planner of this choice.
+    pub fn planner(&self) -> Box<dyn Planner<SlideGame>> {
+        match self {
+            SlidePlannerChoice::AStar { max_nodes } => Box::new(AStar::new(*max_nodes)),
+            SlidePlannerChoice::IdaStar { tables } => Box::new(IdaStar::new(Arc::clone(tables))),
+            SlidePlannerChoice::Ga { params } => Box::new(GaPlanner::new(*params)),
+        }
+    }
 }
 
 /// One line of the report. `id`, `moves`, `nodes` and `seconds` are the
@@ -80,23 +94,13 @@ pub enum SlideBenchError {
 /// (long runs show progress).
 pub fn bench_slide(
     cases: &[SlideCase],
-    planner: &SlideBenchPlanner,
+    planner: &SlidePlannerChoice,
     per_instance: Option<Duration>,
     mut on_instance: impl FnMut(&SlideInstanceReport),
 ) -> Result<SlideBenchReport, SlideBenchError> {
-    let (name, params) = match planner {
-        SlideBenchPlanner::AStar { max_nodes } => {
-            let planner = AStar::new(*max_nodes);
-            (planner.name(), planner.params())
-        }
-        SlideBenchPlanner::IdaStar { tables } => {
-            let planner = IdaStar::new(Arc::clone(tables));
-            (planner.name(), planner.params())
-        }
-        SlideBenchPlanner::Ga { params } => {
-            let planner = GaPlanner::new(*params);
-            (planner.name(), planner.params())
-        }
+    let (name, params) = {
+        let sample = planner.planner();
+        (sample.name(), sample.params())
     };
     let mut instances = Vec::with_capacity(cases.len());
     let started = Instant::now();
@@ -125,9 +129,12 @@ pub fn bench_slide(
     let checked: Vec<&SlideInstanceReport> =
         instances.iter().filter(|line| line.moves.is_some() && line.optimal.is_some()).collect();
     let not_optimal = checked.iter().filter(|line| line.moves != line.optimal).map(|line| line.id).collect();
-    let mut generations: Vec<u64> =
-        instances.iter().filter(|line| line.moves.is_some()).filter_map(|line| line.generations).collect();
-    generations.sort_unstable();
+    let generations: Vec<f64> = instances
+        .iter()
+        .filter(|line| line.moves.is_some())
+        .filter_map(|line| line.generations)
+        .map(|generations| generations as f64)
+        .collect();
     Ok(SlideBenchReport {
         total_seconds,
         solved,
@@ -137,28 +144,18 @@ pub fn bench_slide(
         total_nodes: instances.iter().map(|line| line.nodes).sum(),
         planner: name.to_string(),
         planner_params: format_params(&params),
-        median_generations: median(&generations),
+        median_generations: stats::median(&generations),
         instances,
     })
 }
 
-/// The median of sorted values; `None` for none.
-fn median(sorted: &[u64]) -> Option<f64> {
-    let n = sorted.len();
-    match n {
-        0 => None,
-        _ if n % 2 == 1 => Some(sorted[n / 2] as f64),
-        _ => Some((sorted[n / 2 - 1] + sorted[n / 2]) as f64 / 2.0),
-    }
-}
-
 /// The planner's solution for `game`, or `None` if it gave up or ran out of
 /// time; with the nodes it expanded (evaluations for the GA).
-fn solve_one(planner: &SlideBenchPlanner, game: &SlideGame, budget: &Budget) -> (Option<Vec<Dir>>, u64, Option<u64>) {
+fn solve_one(planner: &SlidePlannerChoice, game: &SlideGame, budget: &Budget) -> (Option<Vec<Dir>>, u64, Option<u64>) {
     let result: Result<(Vec<Dir>, u64), Stopped> = match planner {
-        SlideBenchPlanner::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
-        SlideBenchPlanner::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
-        SlideBenchPlanner::Ga { params } => {
+        SlidePlannerChoice::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
+        SlidePlannerChoice::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
+        SlidePlannerChoice::Ga { params } => {
             return match GaPlanner::new(*params).solve_game(game, budget) {
                 Ok(result) => (result.moves, result.evaluations, Some(result.generations)),
                 Err(_) => (None, 0, None),

@@ -1,12 +1,12 @@
-//! `tickbot bench snake`: bfs-tail's length, fill rate and speed.
+//! `tickbot bench snake`: a planner's length, fill rate and speed.
 
 use serde::Serialize;
 
 use super::play_episodes;
-use crate::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
 use crate::game::snake::{self, SnakeGame};
 use crate::game::{Game, OutcomeKind};
-use crate::plan::{Planner, PlayError, format_params};
+use crate::plan::{Budget, Planner, PlayError, format_params};
+use crate::progress::Progress;
 
 /// `tickbot bench snake`'s report. The key names are a documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -26,22 +26,25 @@ pub struct SnakeBenchReport {
     pub rules: String,
     pub seed: u64,
     pub threads: usize,
+    /// Ctrl-C stopped the benchmark early: the figures cover `episodes` only.
+    pub interrupted: bool,
 }
 
-/// Benchmarks `bfs-tail` with `params` on `level`.
-pub fn bench_snake(
+/// Benchmarks the planners `make_planner` makes (one per episode) on `level`.
+pub fn bench_snake<P: Planner<SnakeGame>>(
     level: &snake::Config,
-    params: BfsTailSettings,
+    make_planner: impl Fn() -> P + Sync,
     n_episodes: u64,
     master_seed: u64,
     threads: usize,
+    budget: &Budget,
+    progress: &Progress,
 ) -> Result<SnakeBenchReport, PlayError> {
-    let make_planner = || BfsTail::with_params(level, params);
     let (planner_name, planner_params) = {
         let planner = make_planner();
-        (Planner::<SnakeGame>::name(&planner).to_string(), format_params(&Planner::<SnakeGame>::params(&planner)))
+        (planner.name().to_string(), format_params(&planner.params()))
     };
-    let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, threads)?;
+    let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, threads, budget, progress)?;
     let count = |kind| run.episodes.iter().filter(|episode| episode.outcome == kind).count() as u64;
     let total_length: i64 = run.episodes.iter().map(|episode| episode.score).sum();
     let total_steps: u64 = run.episodes.iter().map(|episode| u64::from(episode.ticks)).sum();
@@ -60,5 +63,6 @@ pub fn bench_snake(
         rules: SnakeGame::describe(level),
         seed: master_seed,
         threads: run.threads,
+        interrupted: run.interrupted,
     })
 }

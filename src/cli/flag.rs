@@ -10,12 +10,16 @@ use clap::{Args, ValueEnum};
 use tickbot::bench;
 use tickbot::game::flag::exact::Exact;
 use tickbot::game::flag::ga::{Fitness, GaPlanner, GaSettings, Mutation};
-use tickbot::game::flag::generate::{GenSettings, generate};
+use tickbot::game::flag::generate::GenSettings;
 use tickbot::game::flag::{self, FlagGame, FlagSetup};
-use tickbot::plan::{Budget, Decision, PlanError, Planner};
+use tickbot::plan::Planner;
+use tickbot::progress::Progress;
 
-use super::{PlayArgs, RunArgs, parse_size};
-use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
+use super::common::{PlayArgs, RunOptions, parse_size};
+use crate::runner::{
+    Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
+    progress_bar, run_many,
+};
 
 /// The bundled default map (round 12 of the original), so `tickbot run flag`
 /// works from any directory.
@@ -126,52 +130,21 @@ impl FlagPlannerArgs {
         }
     }
 
-    fn name(&self) -> &'static str {
+    /// Checks the flags: bad GA parameters are bad input.
+    fn check(&self) -> Result<(), Failure> {
         match self.planner {
-            FlagPlanner::Exact => "exact",
-            FlagPlanner::Ga => "ga",
+            FlagPlanner::Exact => Ok(()),
+            FlagPlanner::Ga => {
+                self.ga_settings().validate().map_err(|error| Failure::bad_input(anyhow!("bad GA parameters: {error}")))
+            }
         }
     }
 
-    /// Builds the planner for `level`; bad GA parameters are bad input.
-    fn planner(&self, level: &flag::Config) -> Result<FlagPlannerChoice, Failure> {
-        Ok(match self.planner {
-            FlagPlanner::Exact => FlagPlannerChoice::Exact(Box::new(Exact::new(level))),
-            FlagPlanner::Ga => FlagPlannerChoice::Ga(Box::new(
-                GaPlanner::new(level, self.ga_settings())
-                    .map_err(|error| anyhow!("bad GA parameters: {error}"))
-                    .exit_code(Exit::BadInput)?,
-            )),
-        })
-    }
-}
-
-/// Either planner, behind one type for the session runner.
-#[derive(Debug)]
-enum FlagPlannerChoice {
-    Exact(Box<Exact>),
-    Ga(Box<GaPlanner>),
-}
-
-impl Planner<FlagGame> for FlagPlannerChoice {
-    fn name(&self) -> &'static str {
-        match self {
-            FlagPlannerChoice::Exact(planner) => planner.name(),
-            FlagPlannerChoice::Ga(planner) => planner.name(),
-        }
-    }
-
-    fn params(&self) -> Vec<(String, String)> {
-        match self {
-            FlagPlannerChoice::Exact(planner) => planner.params(),
-            FlagPlannerChoice::Ga(planner) => planner.params(),
-        }
-    }
-
-    fn next_action(&mut self, game: &FlagGame, budget: &Budget) -> Result<Decision<flag::Dir>, PlanError> {
-        match self {
-            FlagPlannerChoice::Exact(planner) => planner.next_action(game, budget),
-            FlagPlannerChoice::Ga(planner) => planner.next_action(game, budget),
+    /// A fresh planner for `level`, as these flags choose it ([`Self::check`] first).
+    pub fn planner(&self, level: &flag::Config) -> Box<dyn Planner<FlagGame>> {
+        match self.planner {
+            FlagPlanner::Exact => Box::new(Exact::new(level)),
+            FlagPlanner::Ga => Box::new(GaPlanner::new(level, self.ga_settings())),
         }
     }
 }
@@ -197,26 +170,19 @@ impl FlagArgs {
 }
 
 pub fn play(args: PlayFlag) -> Result<Exit, Failure> {
-    let (config, _) = args.flag.config().exit_code(Exit::BadInput)?;
-    let config = Arc::new(config);
-    // Build once up front so bad GA parameters are reported before playing.
-    args.flag.planner.planner(&config)?;
-    let level = Arc::clone(&config);
-    let planner_args = args.flag.planner;
-    play_one::<FlagGame, _>(config, move || planner_args.planner(&level).expect("checked above"), &args.options)
+    let (level, _) = args.flag.config().exit_code(Exit::BadInput)?;
+    args.flag.planner.check()?;
+    let level = Arc::new(level);
+    let planner_level = Arc::clone(&level);
+    play_one::<FlagGame, _>(level, move || args.flag.planner.planner(&planner_level), &args.options)
 }
 
-pub fn run(run_args: &RunArgs, flag_args: &FlagArgs) -> Result<Exit, Failure> {
-    let (config, _) = flag_args.config().exit_code(Exit::BadInput)?;
-    let config = Arc::new(config);
-    flag_args.planner.planner(&config)?;
-    let level = Arc::clone(&config);
-    run_many::<FlagGame, _>(
-        run_args,
-        config,
-        move || flag_args.planner.planner(&level).expect("checked above"),
-        flag_args.planner.name(),
-    )
+pub fn run(options: &RunOptions, flag_args: &FlagArgs) -> Result<Exit, Failure> {
+    let (level, _) = flag_args.config().exit_code(Exit::BadInput)?;
+    flag_args.planner.check()?;
+    let level = Arc::new(level);
+    let planner_level = Arc::clone(&level);
+    run_many::<FlagGame, _>(options, level, move || flag_args.planner.planner(&planner_level))
 }
 
 #[derive(Debug, Args)]
@@ -263,26 +229,13 @@ pub struct BenchFlag {
 }
 
 /// Maps given to `bench flag --map`: files as they are, directories'
-/// `*.txt` files in name order.
+/// `*.txt` files (recursively) in name order.
 fn collect_maps(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, flag::Config)>> {
-    let mut maps = Vec::new();
+    let mut files = Vec::new();
     for path in paths {
-        if path.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
-                .with_context(|| format!("cannot list {}", path.display()))?
-                .map(|entry| entry.map(|entry| entry.path()))
-                .collect::<Result<_, _>>()
-                .with_context(|| format!("cannot list {}", path.display()))?;
-            files.retain(|file| file.extension().is_some_and(|extension| extension == "txt"));
-            files.sort();
-            for file in files {
-                maps.push((file.display().to_string(), read_map(&file)?));
-            }
-        } else {
-            maps.push((path.display().to_string(), read_map(path)?));
-        }
+        collect_files(path, "txt", &mut files)?;
     }
-    Ok(maps)
+    files.iter().map(|file| Ok((file.display().to_string(), read_map(file)?))).collect()
 }
 
 pub fn bench(args: BenchFlag) -> Result<Exit, Failure> {
@@ -296,9 +249,15 @@ fn bench_ga(args: &BenchFlag) -> Result<Exit, Failure> {
     let flag_args = FlagArgs { map: args.map.first().cloned(), planner: FlagPlannerArgs::default() };
     let (config, name) = flag_args.config().exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or(1).min(default_parallelism().max(1) * 4);
-    let report = bench::bench_flag_ga(&config, &name, &args.planner.ga_settings(), args.seeds, args.seed, threads)
-        .map_err(|error| anyhow!("bad GA parameters: {error}"))
-        .exit_code(Exit::BadInput)?;
+    args.planner.check()?;
+    let progress = Progress::with_total(args.seeds);
+    let report = {
+        let _bar = progress_bar("GA runs", &progress);
+        let settings = args.planner.ga_settings();
+        bench::bench_flag_ga(&config, &name, &settings, args.seeds, args.seed, threads, &interrupt_budget(), &progress)
+            .map_err(|error| anyhow!("bad GA parameters: {error}"))
+            .exit_code(Exit::BadInput)?
+    };
     if args.json {
         print_json(&report)?;
     } else {
@@ -316,7 +275,10 @@ fn bench_ga(args: &BenchFlag) -> Result<Exit, Failure> {
         );
         println!("per generation   {:.2} µs", report.us_per_generation);
     }
-    Ok(Exit::Success)
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the {} finished runs", report.runs);
+    }
+    Ok(finished())
 }
 
 fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
@@ -336,7 +298,7 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
                 cracked_percent: args.cracked,
                 ..GenSettings::new(width, height, seed)
             };
-            let generated = generate(&settings).exit_code(Exit::BadInput)?;
+            let generated = flag::generate::generate(&settings).exit_code(Exit::BadInput)?;
             maps.push((format!("generated {width}x{height} seed {seed}"), generated.config()));
         }
     }
@@ -394,7 +356,7 @@ pub struct GenFlag {
     pub out: Option<PathBuf>,
 }
 
-pub fn gen_map(args: GenFlag) -> Result<Exit, Failure> {
+pub fn generate(args: GenFlag) -> Result<Exit, Failure> {
     let (width, height) = args.size;
     let settings = GenSettings {
         width,
@@ -404,7 +366,7 @@ pub fn gen_map(args: GenFlag) -> Result<Exit, Failure> {
         fill_percent: args.fill,
         cracked_percent: args.cracked,
     };
-    let generated = generate(&settings).exit_code(Exit::BadInput)?;
+    let generated = flag::generate::generate(&settings).exit_code(Exit::BadInput)?;
     let comment = format!(
         "Generated by `{}`.\nA winning walk of {} moves: {}",
         settings.command_line(),

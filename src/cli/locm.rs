@@ -12,9 +12,13 @@ use tickbot::game::locm::baselines::{DraftBot, Genome};
 use tickbot::game::locm::bots::{BattleBot, LocmBots};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
+use tickbot::progress::Progress;
 
-use super::{PlayArgs, RunArgs};
-use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
+use super::common::{PlayArgs, RunOptions};
+use crate::runner::{
+    Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
+    run_many,
+};
 
 const BUNDLED_CARDLIST_NAME: &str = "maps/locm/cardlist.txt (bundled)";
 
@@ -169,11 +173,10 @@ pub fn play(args: PlayLocm) -> Result<Exit, Failure> {
     play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
 }
 
-pub fn run(run_args: &RunArgs, seats: &LocmSeats) -> Result<Exit, Failure> {
+pub fn run(options: &RunOptions, seats: &LocmSeats) -> Result<Exit, Failure> {
     let config = Arc::new(seats.rules.config().exit_code(Exit::BadInput)?);
     let bots = seats.bots(config.table().len()).exit_code(Exit::BadInput)?;
-    let name = format!("draft {} battle {}", seats.draft, seats.battle);
-    run_many::<LocmGame, _>(run_args, config, move || bots.clone(), &name)
+    run_many::<LocmGame, _>(options, config, move || bots.clone())
 }
 
 pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
@@ -186,7 +189,12 @@ pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let battle = [battle_bot(&battle0).exit_code(Exit::BadInput)?, battle_bot(&battle1).exit_code(Exit::BadInput)?];
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let n_pairs = args.games.div_ceil(2);
-    let report = bench::play_locm_match(&config, &draft_a, &draft_b, battle, n_pairs, args.seed, threads);
+    let progress = Progress::default();
+    let report = {
+        let _bar = progress_bar("games", &progress);
+        let budget = interrupt_budget();
+        bench::play_locm_match(&config, &draft_a, &draft_b, battle, n_pairs, args.seed, threads, &budget, &progress)
+    };
     if args.json {
         print_json(&report)?;
     } else {
@@ -206,19 +214,28 @@ pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
             report.ci95_low * 100.0,
             report.ci95_high * 100.0
         );
-        println!(
-            "speed       {:.0} games/s on {} threads ({:.0} per CPU-second)",
-            report.games_per_sec, report.threads, report.games_per_cpu_sec
-        );
+        match (report.games_per_sec, report.games_per_cpu_sec) {
+            (Some(wall), Some(cpu)) => {
+                println!("speed       {wall:.0} games/s on {} threads ({cpu:.0} per CPU-second)", report.threads)
+            }
+            _ => println!("speed       too short to time (use more --games)"),
+        }
     }
-    Ok(Exit::Success)
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the {} games played", report.games);
+    }
+    Ok(finished())
 }
 
 pub fn bench(args: BenchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
     let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
-    let report = bench::bench_locm(&config, &draft, args.games, args.seed, threads);
+    let progress = Progress::default();
+    let report = {
+        let _bar = progress_bar("games", &progress);
+        bench::bench_locm(&config, &draft, args.games, args.seed, threads, &interrupt_budget(), &progress)
+    };
     if args.json {
         print_json(&report)?;
     } else {
@@ -226,14 +243,23 @@ pub fn bench(args: BenchLocm) -> Result<Exit, Failure> {
             "games        {} per battle bot, draft {}, seed {}, {} threads",
             report.games, report.draft, report.seed, report.threads
         );
+        let speed = |cpu: Option<f64>, wall: Option<f64>| match (cpu, wall) {
+            (Some(cpu), Some(wall)) => format!("{cpu:.0} games per CPU-second ({wall:.0} per wall second)"),
+            _ => "too short to time (use more --games)".to_string(),
+        };
         println!(
-            "random       {:.0} games per CPU-second ({:.0} per wall second), player 0 won {}",
-            report.random_games_per_sec, report.random_games_per_wall_sec, report.random_player0_wins
+            "random       {}, player 0 won {}",
+            speed(report.random_games_per_sec, report.random_games_per_wall_sec),
+            report.random_player0_wins
         );
         println!(
-            "greedy       {:.0} games per CPU-second ({:.0} per wall second), player 0 won {}",
-            report.greedy_games_per_sec, report.greedy_games_per_wall_sec, report.greedy_player0_wins
+            "greedy       {}, player 0 won {}",
+            speed(report.greedy_games_per_sec, report.greedy_games_per_wall_sec),
+            report.greedy_player0_wins
         );
     }
-    Ok(Exit::Success)
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the games played");
+    }
+    Ok(finished())
 }

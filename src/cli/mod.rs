@@ -1,32 +1,25 @@
-//! The command line's shape: the top-level clap types and the options every
-//! game shares. Each game's own flags, and what its subcommands do, live in
-//! a file of their own beside this one. Part of the binary, not the library.
+//! The command line's shape: the top-level clap types. The options every
+//! game shares are in `common.rs`; each game's own flags, and what its
+//! subcommands do, live in a file of their own beside this one. Part of the
+//! binary, not the library.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+pub mod common;
 pub mod flag;
 pub mod locm;
 pub mod pipes;
 pub mod slide;
 pub mod snake;
 
+use common::{EXIT_CODES, RunOptions};
 use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
 use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
 use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
 use slide::{BenchSlide, PlaySlide, SlideArgs};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
-
-const EXIT_CODES: &str = "\
-Exit codes:
-  0    success (for `replay verify`: every replay reproduced exactly)
-  1    `replay verify`: at least one replay diverged
-  2    bad command line or bad input (an unreadable or invalid map, ...)
-  3    `replay verify`/`show`: a file is not a valid replay (foreign, truncated,
-       unsupported format version, corrupt); 1 takes precedence when both occur
-  4    runtime failure (cannot write replays, results or logs)
-  130  interrupted (Ctrl-C or SIGTERM); finished games and their replays are kept";
 
 /// tickbot plays tick-based games unattended, records every game as a binary
 /// replay, and proves tick by tick that a replay reproduces exactly.
@@ -72,21 +65,8 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Number of games to play.
-    #[arg(long, global = true, default_value_t = 20)]
-    pub games: u64,
-    /// Master seed; game i plays with a seed derived from (seed, i).
-    #[arg(long, global = true, default_value_t = 1)]
-    pub seed: u64,
-    /// Games played at once. Default: the number of cores.
-    #[arg(long, global = true)]
-    pub jobs: Option<usize>,
-    /// Output directory: replays go to DIR/replays/, results to DIR/results.jsonl.
-    #[arg(long, global = true, default_value = "out", value_name = "DIR")]
-    pub out: PathBuf,
-    /// Longest time one planner call may take before its game is aborted.
-    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS")]
-    pub move_budget_ms: u64,
+    #[command(flatten)]
+    pub options: RunOptions,
     #[command(subcommand)]
     pub game: Option<RunGame>,
 }
@@ -120,24 +100,6 @@ pub enum PlayGame {
     Pipes(PlayPipes),
     /// Play one game of Legends of Code and Magic 1.2 (draft and battle).
     Locm(PlayLocm),
-}
-
-/// The options of `tickbot play` that every game shares.
-#[derive(Debug, Args)]
-pub struct PlayArgs {
-    /// The game's seed (Snake: where food appears; planners that draw random
-    /// numbers draw them from it too).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Write the replay to this file.
-    #[arg(long, value_name = "FILE")]
-    pub record: Option<PathBuf>,
-    /// Print the final board (redrawn from the replay).
-    #[arg(long, requires = "record")]
-    pub show: bool,
-    /// Longest time one planner call may take before the game is aborted.
-    #[arg(long, default_value_t = 10_000, value_name = "MS")]
-    pub move_budget_ms: u64,
 }
 
 #[derive(Debug, Subcommand)]
@@ -195,12 +157,4 @@ pub enum GenGame {
     /// A Net puzzle: a random spanning tree from the centre, every tile turned at
     /// random; printed in the puzzle format with its solution as a second grid.
     Pipes(GenPipes),
-}
-
-/// Parses `WxH`, e.g. `10x10`.
-pub fn parse_size(text: &str) -> Result<(u16, u16), String> {
-    let expected = || format!("expected WIDTHxHEIGHT like 10x10, got {text:?}");
-    let (width, height) = text.split_once(['x', 'X']).ok_or_else(expected)?;
-    let side = |word: &str| word.trim().parse::<u16>().map_err(|_| expected());
-    Ok((side(width)?, side(height)?))
 }

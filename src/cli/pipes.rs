@@ -10,13 +10,13 @@ use clap::{Args, ValueEnum};
 use tickbot::bench::{self, BenchPuzzle};
 use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
-use tickbot::game::pipes::generate::{GenSettings, generate};
+use tickbot::game::pipes::generate::GenSettings;
 use tickbot::game::pipes::solve::{Solve, Solver};
 use tickbot::game::pipes::{self, PipesGame, Puzzle};
-use tickbot::plan::Budget;
+use tickbot::plan::{Budget, Planner};
 
-use super::{PlayArgs, RunArgs, parse_size};
-use crate::commands::{Exit, ExitOnError, Failure, collect_files, play_one, print_json, run_many};
+use super::common::{PlayArgs, RunOptions, parse_size};
+use crate::runner::{Exit, ExitOnError, Failure, collect_files, play_one, print_json, run_many};
 
 /// The bundled default puzzle, so `tickbot run pipes` works from any directory.
 const DEFAULT_PIPES_MAP: &str = include_str!("../../maps/pipes/10x10-flat.txt");
@@ -61,11 +61,12 @@ pub enum PipesPlanner {
 }
 
 impl PipesPlanner {
-    pub fn name(self) -> &'static str {
+    /// A fresh planner of this kind; `max_states` bounds dfs and astar.
+    pub fn planner(self, max_states: u64) -> Box<dyn Planner<PipesGame>> {
         match self {
-            PipesPlanner::Solve => "solve",
-            PipesPlanner::Dfs => "dfs",
-            PipesPlanner::Astar => "astar",
+            PipesPlanner::Solve => Box::new(Solve::new()),
+            PipesPlanner::Dfs => Box::new(Dfs::new(max_states)),
+            PipesPlanner::Astar => Box::new(AStar::new(max_states)),
         }
     }
 }
@@ -154,24 +155,14 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
         );
         return Ok(Exit::Success);
     }
-    let config = Arc::new(config);
-    let max_states = args.pipes.max_states;
-    match args.pipes.planner {
-        PipesPlanner::Solve => play_one::<PipesGame, _>(config, Solve::new, &args.options),
-        PipesPlanner::Dfs => play_one::<PipesGame, _>(config, || Dfs::new(max_states), &args.options),
-        PipesPlanner::Astar => play_one::<PipesGame, _>(config, || AStar::new(max_states), &args.options),
-    }
+    let (kind, max_states) = (args.pipes.planner, args.pipes.max_states);
+    play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states), &args.options)
 }
 
-pub fn run(run_args: &RunArgs, pipes_args: &PipesArgs) -> Result<Exit, Failure> {
+pub fn run(options: &RunOptions, pipes_args: &PipesArgs) -> Result<Exit, Failure> {
     let config = Arc::new(pipes_args.config().exit_code(Exit::BadInput)?);
-    let max_states = pipes_args.max_states;
-    let name = pipes_args.planner.name();
-    match pipes_args.planner {
-        PipesPlanner::Solve => run_many::<PipesGame, _>(run_args, config, Solve::new, name),
-        PipesPlanner::Dfs => run_many::<PipesGame, _>(run_args, config, || Dfs::new(max_states), name),
-        PipesPlanner::Astar => run_many::<PipesGame, _>(run_args, config, || AStar::new(max_states), name),
-    }
+    let (kind, max_states) = (pipes_args.planner, pipes_args.max_states);
+    run_many::<PipesGame, _>(options, config, move || kind.planner(max_states))
 }
 
 fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
@@ -189,7 +180,7 @@ fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
         for wrap in [false, true] {
             for seed in 1..=args.generated_per_size {
                 let options = GenSettings { width, height, wrap, unique: false, seed };
-                let generated = generate(&options)?;
+                let generated = pipes::generate::generate(&options)?;
                 let topology = if wrap { " --wrap" } else { "" };
                 puzzles.push(BenchPuzzle {
                     name: format!("gen pipes --size {width}x{height}{topology} --seed {seed}"),
@@ -209,12 +200,8 @@ fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
 
 pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
     let puzzles = bench_puzzles(&args).exit_code(Exit::BadInput)?;
-    let max_states = args.max_states;
-    let report = match args.planner {
-        PipesPlanner::Solve => bench::bench_pipes(&puzzles, Solve::new, args.repeat),
-        PipesPlanner::Dfs => bench::bench_pipes(&puzzles, || Dfs::new(max_states), args.repeat),
-        PipesPlanner::Astar => bench::bench_pipes(&puzzles, || AStar::new(max_states), args.repeat),
-    };
+    let (kind, max_states) = (args.planner, args.max_states);
+    let report = bench::bench_pipes(&puzzles, || kind.planner(max_states), args.repeat);
     if args.json {
         print_json(&report)?;
     } else {
@@ -233,10 +220,10 @@ pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
     Ok(Exit::Success)
 }
 
-pub fn gen_puzzle(args: GenPipes) -> Result<Exit, Failure> {
+pub fn generate(args: GenPipes) -> Result<Exit, Failure> {
     let (width, height) = args.size;
     let options = GenSettings { width, height, wrap: args.wrap, unique: args.unique, seed: args.seed };
-    let generated = generate(&options).exit_code(Exit::BadInput)?;
+    let generated = pipes::generate::generate(&options).exit_code(Exit::BadInput)?;
     let flags = format!("{}{}", if args.wrap { " --wrap" } else { "" }, if args.unique { " --unique" } else { "" });
     let mut comments =
         vec![format!("generated by `tickbot gen pipes --size {width}x{height}{flags} --seed {}`", args.seed)];

@@ -9,19 +9,19 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
-use tickbot::bench::{self, SlideBenchPlanner, SlideCase};
+use tickbot::bench::{self, SlideCase, SlidePlannerChoice};
 use tickbot::game::Game;
-use tickbot::game::slide::astar::{AStar, DEFAULT_MAX_NODES};
-use tickbot::game::slide::ga::{GaPlanner, GaSettings};
+use tickbot::game::slide::astar::DEFAULT_MAX_NODES;
+use tickbot::game::slide::ga::GaSettings;
 use tickbot::game::slide::idastar::IdaStar;
 use tickbot::game::slide::pdb::{Partition, PdbSet};
 use tickbot::game::slide::{self, Config, Goal, SlideGame, SlideSetup, Start};
 use tickbot::pdb_cache;
-use tickbot::plan::{Budget, Decision, PlanError, Planner};
+use tickbot::plan::Budget;
 use tickbot::rng::derive_seed;
 
-use super::{PlayArgs, RunArgs};
-use crate::commands::{Exit, ExitOnError, Failure, print_json, run_many};
+use super::common::{PlayArgs, RunOptions};
+use crate::runner::{Exit, ExitOnError, Failure, play_one, print_json, run_many};
 
 const MOVES_HELP: &str = "\
 Actions name the direction the BLANK moves: `up` swaps the blank with the tile above it.";
@@ -256,60 +256,12 @@ impl SlideArgs {
         Ok((Arc::new(tables), report))
     }
 
-    fn planner(&self, side: u8, seed: u64) -> anyhow::Result<SlideBenchPlanner> {
+    fn planner(&self, side: u8, seed: u64) -> anyhow::Result<SlidePlannerChoice> {
         Ok(match self.planner {
-            SlidePlanner::Astar => SlideBenchPlanner::AStar { max_nodes: self.max_nodes },
-            SlidePlanner::Idastar => SlideBenchPlanner::IdaStar { tables: self.tables(side)?.0 },
-            SlidePlanner::Ga => SlideBenchPlanner::Ga { params: self.ga.params(seed) },
+            SlidePlanner::Astar => SlidePlannerChoice::AStar { max_nodes: self.max_nodes },
+            SlidePlanner::Idastar => SlidePlannerChoice::IdaStar { tables: self.tables(side)?.0 },
+            SlidePlanner::Ga => SlidePlannerChoice::Ga { params: self.ga.params(seed) },
         })
-    }
-}
-
-/// Any of the three planners behind one type, for the session runner.
-#[derive(Debug)]
-pub enum AnyPlanner {
-    AStar(AStar),
-    IdaStar(IdaStar),
-    Ga(GaPlanner),
-}
-
-impl AnyPlanner {
-    fn new(choice: &SlideBenchPlanner) -> AnyPlanner {
-        match choice {
-            SlideBenchPlanner::AStar { max_nodes } => AnyPlanner::AStar(AStar::new(*max_nodes)),
-            SlideBenchPlanner::IdaStar { tables } => AnyPlanner::IdaStar(IdaStar::new(Arc::clone(tables))),
-            SlideBenchPlanner::Ga { params } => AnyPlanner::Ga(GaPlanner::new(*params)),
-        }
-    }
-
-    fn inner(&mut self) -> &mut dyn Planner<SlideGame> {
-        match self {
-            AnyPlanner::AStar(planner) => planner,
-            AnyPlanner::IdaStar(planner) => planner,
-            AnyPlanner::Ga(planner) => planner,
-        }
-    }
-}
-
-impl Planner<SlideGame> for AnyPlanner {
-    fn name(&self) -> &'static str {
-        match self {
-            AnyPlanner::AStar(planner) => planner.name(),
-            AnyPlanner::IdaStar(planner) => planner.name(),
-            AnyPlanner::Ga(planner) => planner.name(),
-        }
-    }
-
-    fn params(&self) -> Vec<(String, String)> {
-        match self {
-            AnyPlanner::AStar(planner) => planner.params(),
-            AnyPlanner::IdaStar(planner) => planner.params(),
-            AnyPlanner::Ga(planner) => planner.params(),
-        }
-    }
-
-    fn next_action(&mut self, game: &SlideGame, budget: &Budget) -> Result<Decision<slide::Dir>, PlanError> {
-        self.inner().next_action(game, budget)
     }
 }
 
@@ -322,7 +274,7 @@ pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
         });
     };
     let choice = args.slide.planner(case.config.side(), args.options.seed).exit_code(Exit::Runtime)?;
-    crate::commands::play_one::<SlideGame, _>(Arc::new(case.config), move || AnyPlanner::new(&choice), &args.options)
+    play_one::<SlideGame, _>(Arc::new(case.config), move || choice.planner(), &args.options)
 }
 
 pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
@@ -343,7 +295,7 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     let (choice, pdb_report) = match args.slide.planner {
         SlidePlanner::Idastar => {
             let (tables, report) = args.slide.tables(side).exit_code(Exit::Runtime)?;
-            (SlideBenchPlanner::IdaStar { tables }, Some(report))
+            (SlidePlannerChoice::IdaStar { tables }, Some(report))
         }
         _ => (args.slide.planner(side, args.seed).exit_code(Exit::Runtime)?, None),
     };
@@ -413,10 +365,9 @@ fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> anyhow::Result<Vec<S
     Ok(cases)
 }
 
-pub fn run(run_args: &RunArgs, slide_args: &SlideArgs) -> Result<Exit, Failure> {
+pub fn run(options: &RunOptions, slide_args: &SlideArgs) -> Result<Exit, Failure> {
     let cases = slide_args.cases().exit_code(Exit::BadInput)?;
     let case = cases.into_iter().next().expect("at least one case");
-    let choice = slide_args.planner(case.config.side(), run_args.seed).exit_code(Exit::Runtime)?;
-    let name = AnyPlanner::new(&choice).name();
-    run_many::<SlideGame, _>(run_args, Arc::new(case.config), move || AnyPlanner::new(&choice), name)
+    let choice = slide_args.planner(case.config.side(), options.seed).exit_code(Exit::Runtime)?;
+    run_many::<SlideGame, _>(options, Arc::new(case.config), move || choice.planner())
 }

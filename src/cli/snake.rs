@@ -11,9 +11,14 @@ use tickbot::bench;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
 use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, TailRule};
 use tickbot::map::MapError;
+use tickbot::plan::Planner;
+use tickbot::progress::Progress;
 
-use super::{PlayArgs, RunArgs, parse_size};
-use crate::commands::{Exit, ExitOnError, Failure, default_parallelism, play_one, print_json, run_many};
+use super::common::{PlayArgs, RunOptions, parse_size};
+use crate::runner::{
+    Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
+    run_many,
+};
 
 /// The bundled default Snake board, so `tickbot run` works from any directory.
 const DEFAULT_SNAKE_MAP: &str = include_str!("../../maps/snake/hawstein.txt");
@@ -101,14 +106,6 @@ pub enum SnakePlanner {
     BfsTail,
 }
 
-impl SnakePlanner {
-    pub fn name(self) -> &'static str {
-        match self {
-            SnakePlanner::BfsTail => "bfs-tail",
-        }
-    }
-}
-
 fn parse_start(text: &str) -> Result<Start, String> {
     let expected = || format!("expected COL,ROW,DIR,LEN like 3,0,right,4, got {text:?}");
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
@@ -121,9 +118,14 @@ fn parse_start(text: &str) -> Result<Start, String> {
 }
 
 impl SnakeArgs {
-    /// The planner's parameters these flags choose.
-    pub fn bfs_tail_params(&self) -> BfsTailSettings {
-        if self.write_up { BfsTailSettings::write_up() } else { BfsTailSettings::default() }
+    /// A fresh planner for `level`, as these flags choose it.
+    pub fn planner(&self, level: &snake::Config) -> Box<dyn Planner<SnakeGame>> {
+        match self.planner {
+            SnakePlanner::BfsTail => {
+                let settings = if self.write_up { BfsTailSettings::write_up() } else { BfsTailSettings::default() };
+                Box::new(BfsTail::with_params(level, settings))
+            }
+        }
     }
 
     /// The validated Snake configuration these flags describe. Errors name
@@ -164,17 +166,27 @@ impl SnakeArgs {
 }
 
 pub fn play(args: PlaySnake) -> Result<Exit, Failure> {
-    let config = Arc::new(args.snake.config().exit_code(Exit::BadInput)?);
-    let params = args.snake.bfs_tail_params();
-    let planner_level = Arc::clone(&config);
-    play_one::<SnakeGame, _>(config, move || BfsTail::with_params(&planner_level, params), &args.options)
+    let level = Arc::new(args.snake.config().exit_code(Exit::BadInput)?);
+    let planner_level = Arc::clone(&level);
+    play_one::<SnakeGame, _>(level, move || args.snake.planner(&planner_level), &args.options)
+}
+
+pub fn run(options: &RunOptions, snake_args: &SnakeArgs) -> Result<Exit, Failure> {
+    let level = Arc::new(snake_args.config().exit_code(Exit::BadInput)?);
+    let planner_level = Arc::clone(&level);
+    run_many::<SnakeGame, _>(options, level, move || snake_args.planner(&planner_level))
 }
 
 pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {
-    let config = args.snake.config().exit_code(Exit::BadInput)?;
+    let level = args.snake.config().exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
-    let report = bench::bench_snake(&config, args.snake.bfs_tail_params(), args.episodes, args.seed, threads)
-        .exit_code(Exit::Runtime)?;
+    let progress = Progress::with_total(args.episodes);
+    let report = {
+        let _bar = progress_bar("snake episodes", &progress);
+        let make_planner = || args.snake.planner(&level);
+        bench::bench_snake(&level, make_planner, args.episodes, args.seed, threads, &interrupt_budget(), &progress)
+            .exit_code(Exit::Runtime)?
+    };
     if args.json {
         print_json(&report)?;
     } else {
@@ -188,17 +200,5 @@ pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {
         println!("stalled        {}", report.stalled);
         println!("moves/sec      {:.0}", report.moves_per_sec);
     }
-    Ok(Exit::Success)
-}
-
-pub fn run(run_args: &RunArgs, snake_args: &SnakeArgs) -> Result<Exit, Failure> {
-    let config = Arc::new(snake_args.config().exit_code(Exit::BadInput)?);
-    let params = snake_args.bfs_tail_params();
-    let planner_level = Arc::clone(&config);
-    run_many::<SnakeGame, _>(
-        run_args,
-        config,
-        move || BfsTail::with_params(&planner_level, params),
-        snake_args.planner.name(),
-    )
+    Ok(finished())
 }

@@ -101,10 +101,15 @@ impl GameVisitor for Verifier<'_> {
 /// Why a board could not be rendered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RenderError {
+    /// The tick asked for is not in the replay.
     #[error("tick {requested} is past the end of the replay ({ticks} ticks)")]
     NoSuchTick { requested: u32, ticks: u32 },
+    /// A recorded action is not legal where it was played.
     #[error(transparent)]
     Diverged(#[from] Divergence),
+    /// A recorded action code stands for no action of the game: the file is damaged.
+    #[error("tick {tick}: action code {code} is not a {game} action")]
+    UnknownAction { tick: u32, code: u32, game: &'static str },
 }
 
 /// Renders the board after `tick` ticks (0 = the initial state).
@@ -118,7 +123,7 @@ pub fn render_at(replay: &Replay, tick: u32) -> Result<String, RenderError> {
 }
 
 /// Renders the board at every tick, the initial state first.
-pub fn render_all(replay: &Replay) -> Result<Vec<String>, Divergence> {
+pub fn render_all(replay: &Replay) -> Result<Vec<String>, RenderError> {
     replay.header.game.visit(Renderer { replay, ticks: None })
 }
 
@@ -129,7 +134,7 @@ struct Renderer<'a> {
 }
 
 impl GameVisitor for Renderer<'_> {
-    type Output = Result<Vec<String>, Divergence>;
+    type Output = Result<Vec<String>, RenderError>;
 
     fn visit<G: Game>(self, config: &G::Config) -> Self::Output {
         let mut game = G::new(config, self.replay.header.seed);
@@ -141,17 +146,17 @@ impl GameVisitor for Renderer<'_> {
         let last = self.ticks.unwrap_or(u32::MAX);
         for (index, frame) in self.replay.frames.iter().enumerate().take(last as usize) {
             let tick = index as u32 + 1;
-            let step = G::action_from_code(frame.action)
-                .ok_or_else(|| format!("action code {} is not a {} action", frame.action, G::NAME))
-                .and_then(|action| game.step(action).map_err(|illegal| illegal.to_string()));
-            if let Err(detail) = step {
-                return Err(Divergence {
+            let Some(action) = G::action_from_code(frame.action) else {
+                return Err(RenderError::UnknownAction { tick, code: frame.action, game: G::NAME });
+            };
+            if let Err(illegal) = game.step(action) {
+                return Err(RenderError::Diverged(Divergence {
                     tick,
-                    action: format!("#{}", frame.action),
+                    action: action.to_string(),
                     expected: frame.hash,
-                    actual: 0,
-                    detail,
-                });
+                    actual: game.state_hash(),
+                    detail: illegal.to_string(),
+                }));
             }
             if wanted(tick) {
                 boards.push(game.render());

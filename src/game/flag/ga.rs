@@ -388,10 +388,10 @@ pub struct GaPlanner {
 }
 
 impl GaPlanner {
-    /// Fails on parameters the engine refuses.
-    pub fn new(config: &Config, settings: GaSettings) -> Result<GaPlanner, GaError> {
-        settings.validate()?;
-        Ok(GaPlanner { settings, params: settings.params(config), plan: StoredPlan::default() })
+    /// Settings the engine refuses ([`GaSettings::validate`], which callers
+    /// should ask first) make every plan give up with the engine's reason.
+    pub fn new(config: &Config, settings: GaSettings) -> GaPlanner {
+        GaPlanner { settings, params: settings.params(config), plan: StoredPlan::default() }
     }
 }
 
@@ -446,7 +446,7 @@ mod tests {
 
     fn play(config: &Config, settings: GaSettings, seed: u64) -> FlagGame {
         let mut game = FlagGame::new(config, seed);
-        let mut planner = GaPlanner::new(config, settings).unwrap();
+        let mut planner = GaPlanner::new(config, settings);
         while game.status() == Status::Running {
             let decision = planner.next_action(&game, &Budget::unlimited()).expect("solved within the cap");
             game.step(decision.action).expect("the plan is legal");
@@ -520,10 +520,12 @@ mod tests {
     fn the_cap_gives_up_with_a_reason() {
         let config = round(12);
         let settings = GaSettings { max_generations: 3, ..GaSettings::default() };
-        let mut planner = GaPlanner::new(&config, settings).unwrap();
+        let mut planner = GaPlanner::new(&config, settings);
         let error = planner.next_action(&FlagGame::new(&config, 1), &Budget::unlimited()).unwrap_err();
         assert!(matches!(&error, PlanError::GaveUp(reason) if reason.contains("within 3 generations")), "{error}");
         let bad = GaSettings { parents: 50, ..GaSettings::default() };
-        assert!(GaPlanner::new(&config, bad).is_err());
+        assert!(bad.validate().is_err());
+        let error = GaPlanner::new(&config, bad).next_action(&FlagGame::new(&config, 1), &Budget::unlimited());
+        assert!(matches!(error, Err(PlanError::GaveUp(_))), "{error:?}");
     }
 }
