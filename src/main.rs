@@ -1,6 +1,7 @@
-//! The `tickbot` binary: parses the command line, sets up logging, calls the
-//! library, prints results, and maps errors to the documented exit codes.
-//! The only place that prints to stdout.
+//! The `tickbot` binary's entry point: parses the command line, hands it to
+//! `commands::execute`, and turns the outcome into the documented exit code.
+//! The binary (this file, `commands.rs`, `runner.rs`, `cli/`) is the only
+//! code that prints; the library returns values and typed errors.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
