@@ -26,7 +26,7 @@ use thiserror::Error;
 use crate::rng::GameRng;
 
 /// What a GA searches over. Fitness is minimised.
-pub trait Problem: Sync {
+pub(crate) trait Problem: Sync {
     type Genome: Clone + Debug + Send + Sync;
     type Fitness: Copy + PartialOrd + Debug + Send + Sync;
 
@@ -55,7 +55,7 @@ pub trait Problem: Sync {
 
 /// How one generation becomes the next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scheme {
+pub(crate) enum Scheme {
     /// The best `elites` are carried over unchanged; the rest of the next
     /// generation are children of two parents drawn uniformly from the best
     /// `parents` (rank selection), each child mutated once.
@@ -74,7 +74,7 @@ pub enum Scheme {
 
 /// The engine's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EvolutionSettings {
+pub(crate) struct EvolutionSettings {
     pub population: usize,
     pub scheme: Scheme,
     /// The search stops unsolved after this many generations.
@@ -123,14 +123,14 @@ impl EvolutionSettings {
 
 /// A genome with its fitness.
 #[derive(Clone, Debug)]
-pub struct Scored<G, F> {
+pub(crate) struct Scored<G, F> {
     pub genome: G,
     pub fitness: F,
 }
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunEnd {
+pub(crate) enum RunEnd {
     /// The best genome is a solution, found in this generation (0: the
     /// initial population).
     Solved { generation: u64 },
@@ -141,7 +141,7 @@ pub enum RunEnd {
 }
 
 /// One GA run in progress. The population is always ranked, best first.
-pub struct Evolution<'p, P: Problem> {
+pub(crate) struct Evolution<'p, P: Problem> {
     problem: &'p P,
     params: EvolutionSettings,
     rng: GameRng,
@@ -173,22 +173,23 @@ impl<'p, P: Problem> Evolution<'p, P> {
         Ok(evolution)
     }
 
-    pub fn best(&self) -> &Scored<P::Genome, P::Fitness> {
+    pub(crate) fn best(&self) -> &Scored<P::Genome, P::Fitness> {
         &self.population[0]
     }
 
     /// The ranked population, best first.
-    pub fn population(&self) -> &[Scored<P::Genome, P::Fitness>] {
+    #[cfg(test)]
+    pub(crate) fn population(&self) -> &[Scored<P::Genome, P::Fitness>] {
         &self.population
     }
 
     /// Generations bred so far.
-    pub fn generation(&self) -> u64 {
+    pub(crate) fn generation(&self) -> u64 {
         self.generation
     }
 
     /// Breeds, evaluates and ranks one generation.
-    pub fn step(&mut self) {
+    pub(crate) fn step(&mut self) {
         match self.params.scheme {
             Scheme::Generational { parents, elites } => self.step_generational(parents, elites, false),
             Scheme::GenerationalMutatingElites { parents, elites } => self.step_generational(parents, elites, true),
@@ -335,7 +336,13 @@ fn rank<G, F: PartialOrd>(population: &mut [Scored<G, F>]) {
 
 /// Two-point crossover of equal-length gene strings: the children swap the
 /// genes between two cut points drawn uniformly (`0 <= i <= j <= len`).
-pub fn two_point_crossover<T: Copy>(a: &[T], b: &[T], rng: &mut GameRng, child_a: &mut Vec<T>, child_b: &mut Vec<T>) {
+pub(crate) fn two_point_crossover<T: Copy>(
+    a: &[T],
+    b: &[T],
+    rng: &mut GameRng,
+    child_a: &mut Vec<T>,
+    child_b: &mut Vec<T>,
+) {
     debug_assert_eq!(a.len(), b.len());
     let len = a.len();
     let mut i = rng.below(len as u32 + 1) as usize;
@@ -349,7 +356,13 @@ pub fn two_point_crossover<T: Copy>(a: &[T], b: &[T], rng: &mut GameRng, child_a
 
 /// One-point crossover: a cut drawn uniformly in `1..len` (both parts
 /// non-empty when `len >= 2`); child a is a's head and b's tail.
-pub fn one_point_crossover<T: Copy>(a: &[T], b: &[T], rng: &mut GameRng, child_a: &mut Vec<T>, child_b: &mut Vec<T>) {
+pub(crate) fn one_point_crossover<T: Copy>(
+    a: &[T],
+    b: &[T],
+    rng: &mut GameRng,
+    child_a: &mut Vec<T>,
+    child_b: &mut Vec<T>,
+) {
     debug_assert_eq!(a.len(), b.len());
     let len = a.len();
     let cut = if len < 2 { len } else { 1 + rng.below(len as u32 - 1) as usize };
@@ -366,7 +379,7 @@ fn fill_crossed<T: Copy>(outer: &[T], inner: &[T], from: usize, to: usize, child
 }
 
 /// Swaps two genes drawn uniformly (possibly the same one).
-pub fn swap_two_genes<T>(genes: &mut [T], rng: &mut GameRng) {
+pub(crate) fn swap_two_genes<T>(genes: &mut [T], rng: &mut GameRng) {
     if genes.is_empty() {
         return;
     }
@@ -376,7 +389,7 @@ pub fn swap_two_genes<T>(genes: &mut [T], rng: &mut GameRng) {
 }
 
 /// Replaces one gene drawn uniformly with `allele(rng)`.
-pub fn reset_one_gene<T>(genes: &mut [T], rng: &mut GameRng, allele: impl FnOnce(&mut GameRng) -> T) {
+pub(crate) fn reset_one_gene<T>(genes: &mut [T], rng: &mut GameRng, allele: impl FnOnce(&mut GameRng) -> T) {
     if genes.is_empty() {
         return;
     }

@@ -21,11 +21,11 @@ pub struct MapError {
 }
 
 impl MapError {
-    pub fn at(line: usize, column: usize, message: impl Into<String>) -> MapError {
+    pub(crate) fn at(line: usize, column: usize, message: impl Into<String>) -> MapError {
         MapError { path: None, line, column, message: message.into() }
     }
 
-    pub fn whole(message: impl Into<String>) -> MapError {
+    pub(crate) fn whole(message: impl Into<String>) -> MapError {
         MapError::at(0, 0, message)
     }
 
@@ -53,7 +53,7 @@ impl fmt::Display for MapError {
 /// The meaningful lines of a map text: `(1-based line number, text)` with
 /// trailing whitespace and `\r` removed, skipping blank lines and lines whose
 /// first non-blank character is `#`.
-pub fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+pub(crate) fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().filter_map(|(index, line)| {
         let line = line.trim_end();
         let first = line.trim_start().chars().next();

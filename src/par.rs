@@ -13,7 +13,7 @@ use crate::progress::Progress;
 
 /// What [`map_indexed`] did.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Gathered<R> {
+pub(crate) struct Gathered<R> {
     /// The results of the finished items, in index order: every item unless
     /// the budget stopped the work.
     pub results: Vec<(u64, R)>,
@@ -28,12 +28,13 @@ pub struct Gathered<R> {
 
 impl<R> Gathered<R> {
     /// Whether the budget stopped the work before every item was done.
-    pub fn stopped_early(&self) -> bool {
+    pub(crate) fn stopped_early(&self) -> bool {
         (self.results.len() as u64) < self.requested
     }
 
     /// The results alone, in index order.
-    pub fn into_values(self) -> Vec<R> {
+    #[cfg(test)]
+    pub(crate) fn into_values(self) -> Vec<R> {
         self.results.into_iter().map(|(_, result)| result).collect()
     }
 }
@@ -41,7 +42,7 @@ impl<R> Gathered<R> {
 /// Runs `work(state, i)` for every `i` in `0..n_items` on `threads` threads
 /// (each with its own `state` from `make_state`), handing out items one at a
 /// time so that slow items do not leave threads idle.
-pub fn map_indexed<S, R: Send>(
+pub(crate) fn map_indexed<S, R: Send>(
     n_items: u64,
     threads: usize,
     make_state: impl Fn() -> S + Sync,

@@ -19,7 +19,7 @@ use crate::game::slide::pdb::{Partition, PatternDb, PdbSet};
 const MAGIC: &[u8] = b"TBPDB1\n";
 
 /// The environment variable that overrides the cache directory.
-pub const PDB_DIR_ENV: &str = "TICKBOT_PDB_DIR";
+pub(crate) const PDB_DIR_ENV: &str = "TICKBOT_PDB_DIR";
 
 /// The default cache directory: `$TICKBOT_PDB_DIR`, else
 /// `$XDG_CACHE_HOME/tickbot`, else `~/.cache/tickbot`.
@@ -51,14 +51,14 @@ pub enum CacheError {
 }
 
 /// The cache file name of one group's table.
-pub fn file_name(partition: Partition, tiles: &[u8]) -> String {
+pub(crate) fn file_name(partition: Partition, tiles: &[u8]) -> String {
     let tiles: Vec<String> = tiles.iter().map(u8::to_string).collect();
     let kind = if partition.blank_aware(tiles.len()) { "blank" } else { "blind" };
     format!("slide{}-{kind}-{}.pdb", partition.side(), tiles.join("_"))
 }
 
 /// The bytes of a table file.
-pub fn encode(table: &PatternDb, blank_aware: bool) -> Vec<u8> {
+pub(crate) fn encode(table: &PatternDb, blank_aware: bool) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(table.entries().len() + 64);
     bytes.extend_from_slice(MAGIC);
     bytes.push(table.side());

@@ -21,11 +21,11 @@ impl Progress {
         progress
     }
 
-    pub fn advance(&self, units: u64) {
+    pub(crate) fn advance(&self, units: u64) {
         self.done.fetch_add(units, Ordering::Relaxed);
     }
 
-    pub fn set_total(&self, total: u64) {
+    pub(crate) fn set_total(&self, total: u64) {
         self.total.store(total, Ordering::Relaxed);
     }
 

@@ -18,7 +18,7 @@ pub struct GameRng {
 impl GameRng {
     /// Builds the stream for `seed`. The 32-byte ChaCha key is the SplitMix64
     /// expansion of `seed`, written out here so it cannot change under us.
-    pub fn from_seed(seed: u64) -> GameRng {
+    pub(crate) fn from_seed(seed: u64) -> GameRng {
         let mut key = [0u8; 32];
         let mut state = seed;
         for chunk in key.chunks_exact_mut(8) {
@@ -28,7 +28,7 @@ impl GameRng {
     }
 
     /// The next raw 64-bit word.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.inner.next_u64()
     }
 
@@ -36,7 +36,7 @@ impl GameRng {
     ///
     /// # Panics
     /// If `n == 0`: there is nothing to choose from, and that is a caller bug.
-    pub fn below(&mut self, n: u32) -> u32 {
+    pub(crate) fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "GameRng::below(0)");
         let n = u64::from(n);
         let threshold = (u32::MAX as u64 + 1 - n) % n;
@@ -49,12 +49,12 @@ impl GameRng {
     }
 
     /// `true` with probability `numerator / denominator`, exactly.
-    pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
+    pub(crate) fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
         self.below(denominator) < numerator
     }
 
     /// Fisher–Yates shuffle driven by [`GameRng::below`].
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.below(i as u32 + 1) as usize;
             items.swap(i, j);
@@ -64,7 +64,7 @@ impl GameRng {
     /// How far the stream has advanced, in 32-bit words. Part of a game's
     /// canonical state: two games that look alike but would draw differently
     /// next must not hash alike.
-    pub fn word_pos(&self) -> u128 {
+    pub(crate) fn word_pos(&self) -> u128 {
         self.inner.get_word_pos()
     }
 }

@@ -70,7 +70,7 @@ pub enum ReplayTarget {
 }
 
 impl Seeding {
-    pub fn seed_of(self, index: u64) -> u64 {
+    pub(crate) fn seed_of(self, index: u64) -> u64 {
         match self {
             Seeding::Derived { master } => derive_seed(master, index),
             Seeding::Exact(seed) => seed,

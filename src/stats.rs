@@ -5,14 +5,14 @@
 
 /// The `q` quantile (0 ≤ q ≤ 1) of `values` by linear interpolation between
 /// the closest ranks; `None` for no values. NaN sorts last.
-pub fn quantile(values: &[f64], q: f64) -> Option<f64> {
+pub(crate) fn quantile(values: &[f64], q: f64) -> Option<f64> {
     let mut sorted = values.to_vec();
     sorted.sort_by(f64::total_cmp);
     quantile_of_sorted(&sorted, q)
 }
 
 /// [`quantile`] of values already sorted ascending.
-pub fn quantile_of_sorted(sorted: &[f64], q: f64) -> Option<f64> {
+pub(crate) fn quantile_of_sorted(sorted: &[f64], q: f64) -> Option<f64> {
     let last = sorted.len().checked_sub(1)?;
     let position = q.clamp(0.0, 1.0) * last as f64;
     let low = position.floor() as usize;
@@ -21,19 +21,19 @@ pub fn quantile_of_sorted(sorted: &[f64], q: f64) -> Option<f64> {
 }
 
 /// The median of `values`; `None` for no values.
-pub fn median(values: &[f64]) -> Option<f64> {
+pub(crate) fn median(values: &[f64]) -> Option<f64> {
     quantile(values, 0.5)
 }
 
 /// The arithmetic mean, summed in the given order; `None` for no values.
-pub fn mean(values: &[f64]) -> Option<f64> {
+pub(crate) fn mean(values: &[f64]) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
 /// The 95% Wilson score interval of `successes` out of `trials`: unlike the
 /// normal approximation it stays inside [0, 1] and is sound near 0% and 100%.
 /// `None` for no trials.
-pub fn wilson_interval(successes: u64, trials: u64) -> Option<(f64, f64)> {
+pub(crate) fn wilson_interval(successes: u64, trials: u64) -> Option<(f64, f64)> {
     if trials == 0 {
         return None;
     }

@@ -21,7 +21,7 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
 /// The file JSON events are appended to, inside the log directory.
-pub const LOG_FILE_NAME: &str = "tickbot.jsonl";
+pub(crate) const LOG_FILE_NAME: &str = "tickbot.jsonl";
 
 /// Where and how much to log.
 #[derive(Clone, Debug)]

@@ -60,7 +60,7 @@ pub struct LocmBenchReport {
 
 /// The shortest time a rate is computed over: below it, the clocks' grain
 /// (and thread start-up) would make the rate meaningless.
-pub const MIN_TIMED_SECONDS: f64 = 0.05;
+pub(crate) const MIN_TIMED_SECONDS: f64 = 0.05;
 
 /// `count` per `seconds`, if `seconds` is long enough to mean anything.
 fn rate(count: usize, seconds: f64) -> Option<f64> {

@@ -27,7 +27,7 @@ pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Episode {
+pub(crate) struct Episode {
     pub outcome: OutcomeKind,
     pub score: i64,
     pub ticks: u32,
@@ -35,7 +35,7 @@ pub struct Episode {
 
 /// The episodes played, in index order, with the wall time they took together.
 #[derive(Clone, Debug)]
-pub struct EpisodeRun {
+pub(crate) struct EpisodeRun {
     pub episodes: Vec<Episode>,
     pub seconds: f64,
     pub threads: usize,
@@ -47,7 +47,7 @@ pub struct EpisodeRun {
 /// Plays episodes `0..n_episodes` (seed of episode `i`: `derive_seed(master_seed, i)`),
 /// each with a fresh planner from `make_planner`, on `threads` threads,
 /// until `budget` runs out. Counts finished episodes in `progress`.
-pub fn play_episodes<G: Game, P: Planner<G>>(
+pub(crate) fn play_episodes<G: Game, P: Planner<G>>(
     level: &G::Config,
     make_planner: impl Fn() -> P + Sync,
     n_episodes: u64,

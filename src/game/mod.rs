@@ -151,7 +151,7 @@ impl Outcome {
 }
 
 impl OutcomeKind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             OutcomeKind::Won => "won",
             OutcomeKind::Lost => "lost",
@@ -206,25 +206,25 @@ impl StateHasher {
     pub fn new() -> StateHasher {
         StateHasher { inner: Xxh3::new() }
     }
-    pub fn u8(&mut self, value: u8) {
+    pub(crate) fn u8(&mut self, value: u8) {
         self.inner.update(&[value]);
     }
-    pub fn u16(&mut self, value: u16) {
+    pub(crate) fn u16(&mut self, value: u16) {
         self.inner.update(&value.to_le_bytes());
     }
-    pub fn u32(&mut self, value: u32) {
+    pub(crate) fn u32(&mut self, value: u32) {
         self.inner.update(&value.to_le_bytes());
     }
-    pub fn u64(&mut self, value: u64) {
+    pub(crate) fn u64(&mut self, value: u64) {
         self.inner.update(&value.to_le_bytes());
     }
-    pub fn u128(&mut self, value: u128) {
+    pub(crate) fn u128(&mut self, value: u128) {
         self.inner.update(&value.to_le_bytes());
     }
-    pub fn bytes(&mut self, value: &[u8]) {
+    pub(crate) fn bytes(&mut self, value: &[u8]) {
         self.inner.update(value);
     }
-    pub fn finish(&self) -> u64 {
+    pub(crate) fn finish(&self) -> u64 {
         self.inner.digest()
     }
 }

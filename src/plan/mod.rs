@@ -118,7 +118,7 @@ impl Budget {
     }
 
     /// `Some(error)` once the planner must stop.
-    pub fn exhausted(&self) -> Option<PlanError> {
+    pub(crate) fn exhausted(&self) -> Option<PlanError> {
         if self.cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {
             return Some(PlanError::Cancelled);
         }
@@ -141,7 +141,7 @@ pub enum PlayError {
 /// Plays `game` to its end with `planner`, calling `on_tick` after every
 /// step with the action played and the state it led to. The synchronous
 /// loop behind `bench` and the tests; the session has its own async one.
-pub fn play_to_end<G: Game, P: Planner<G> + ?Sized>(
+pub(crate) fn play_to_end<G: Game, P: Planner<G> + ?Sized>(
     game: &mut G,
     planner: &mut P,
     budget: &Budget,
@@ -159,7 +159,7 @@ pub fn play_to_end<G: Game, P: Planner<G> + ?Sized>(
 
 /// A whole plan, as a planner that plans once returns it to [`StoredPlan`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan<A> {
+pub(crate) struct Plan<A> {
     /// The actions in playing order.
     pub actions: Vec<A>,
     /// Which branch of the planner made it, for [`PlanStats::kind`].
@@ -176,7 +176,7 @@ pub struct Plan<A> {
 /// The check is exact: the plan keeps its own copy of the game, steps it with
 /// every action it hands out, and compares the state hashes, so a plan is
 /// never played on another game, another goal or a game someone else moved.
-pub struct StoredPlan<G: Game> {
+pub(crate) struct StoredPlan<G: Game> {
     actions: Vec<G::Action>,
     next: usize,
     /// The game as the next stored action expects it, with its state hash.
@@ -198,7 +198,7 @@ impl<G: Game> std::fmt::Debug for StoredPlan<G> {
 impl<G: Game> StoredPlan<G> {
     /// The next action for `game`: the next stored one if the plan fits
     /// `game`, otherwise the first of a new plan from `make_plan`.
-    pub fn next_action(
+    pub(crate) fn next_action(
         &mut self,
         game: &G,
         make_plan: impl FnOnce() -> Result<Plan<G::Action>, PlanError>,

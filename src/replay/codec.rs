@@ -20,7 +20,7 @@ fn config() -> impl bincode::config::Config {
 
 /// Why a value could not be decoded.
 #[derive(Debug, thiserror::Error)]
-pub enum CodecError {
+pub(crate) enum CodecError {
     /// The bytes stop in the middle of a value.
     #[error("unexpected end of data")]
     UnexpectedEnd,
@@ -32,7 +32,7 @@ pub enum CodecError {
 }
 
 /// Encodes `value` onto `writer`.
-pub fn encode_into<T: Serialize, W: Write>(value: &T, writer: &mut W) -> Result<(), CodecError> {
+pub(crate) fn encode_into<T: Serialize, W: Write>(value: &T, writer: &mut W) -> Result<(), CodecError> {
     bincode::serde::encode_into_std_write(value, writer, config()).map(|_| ()).map_err(|error| match error {
         bincode::error::EncodeError::Io { inner, .. } => CodecError::Io(inner),
         other => CodecError::Invalid(other.to_string()),
@@ -41,7 +41,7 @@ pub fn encode_into<T: Serialize, W: Write>(value: &T, writer: &mut W) -> Result<
 
 /// Decodes one value from the front of `bytes`, returning it and the number
 /// of bytes it took.
-pub fn decode_from<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), CodecError> {
+pub(crate) fn decode_from<T: DeserializeOwned>(bytes: &[u8]) -> Result<(T, usize), CodecError> {
     bincode::serde::decode_from_slice(bytes, config()).map_err(|error| match error {
         bincode::error::DecodeError::UnexpectedEnd { .. } => CodecError::UnexpectedEnd,
         other => CodecError::Invalid(other.to_string()),

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{GameSpec, Outcome};
 
 /// The first bytes of every replay file.
-pub const MAGIC: [u8; 8] = *b"TICKBOT\x1a";
+pub(crate) const MAGIC: [u8; 8] = *b"TICKBOT\x1a";
 
 /// The version of the layout and of every type below. Bump it on any change
 /// that alters the bytes, and keep reading the old versions if possible.
@@ -58,7 +58,7 @@ pub struct Footer {
 
 /// What follows the header, repeatedly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Record {
+pub(crate) enum Record {
     Frame(Frame),
     Footer(Footer),
 }

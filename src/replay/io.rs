@@ -99,18 +99,13 @@ impl<W: Write> ReplayWriter<W> {
         Ok(ReplayWriter { out, ticks: 0 })
     }
 
-    pub fn frame(&mut self, frame: Frame) -> io::Result<()> {
+    pub(crate) fn frame(&mut self, frame: Frame) -> io::Result<()> {
         self.ticks += 1;
         encode(&Record::Frame(frame), &mut self.out)
     }
 
-    /// Frames written so far.
-    pub fn ticks(&self) -> u32 {
-        self.ticks
-    }
-
     /// Writes the footer and hands back the writer.
-    pub fn finish(mut self, footer: Footer) -> io::Result<W> {
+    pub(crate) fn finish(mut self, footer: Footer) -> io::Result<W> {
         encode(&Record::Footer(footer), &mut self.out)?;
         self.out.flush()?;
         Ok(self.out)
@@ -148,7 +143,7 @@ pub struct ReplayFile {
 }
 
 impl ReplayFile {
-    pub fn create(path: &Path, header: &Header) -> io::Result<ReplayFile> {
+    pub(crate) fn create(path: &Path, header: &Header) -> io::Result<ReplayFile> {
         let part_path = part_path(path);
         if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
             fs::create_dir_all(parent)?;
@@ -158,16 +153,16 @@ impl ReplayFile {
         Ok(ReplayFile { writer, part_path, path: path.to_path_buf() })
     }
 
-    pub fn frame(&mut self, frame: Frame) -> io::Result<()> {
+    pub(crate) fn frame(&mut self, frame: Frame) -> io::Result<()> {
         self.writer.frame(frame)
     }
 
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
     /// Writes the footer, syncs the data, and moves the file into place.
-    pub fn finish(self, footer: Footer) -> io::Result<PathBuf> {
+    pub(crate) fn finish(self, footer: Footer) -> io::Result<PathBuf> {
         let file = self.writer.finish(footer)?.into_inner().map_err(|error| error.into_error())?;
         file.sync_all()?;
         drop(file);
@@ -184,7 +179,7 @@ impl ReplayFile {
 }
 
 /// Where a replay is written before it is complete.
-pub fn part_path(path: &Path) -> PathBuf {
+pub(crate) fn part_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".part");
     PathBuf::from(name)

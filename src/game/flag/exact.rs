@@ -61,7 +61,7 @@ const BUDGET_POLL_NODES: u64 = 4096;
 
 /// What the search concluded.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// A shortest winning sequence of moves.
     Solved(Vec<Dir>),
     /// No sequence of moves wins from this state: proven, not timed out.
@@ -70,7 +70,7 @@ pub enum Verdict {
 
 /// A verdict with the work it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub(crate) struct Solution {
     pub verdict: Verdict,
     /// Search nodes expanded, over every IDA* iteration.
     pub nodes: u64,
@@ -80,7 +80,7 @@ pub struct Solution {
 
 /// The board-dependent tables of the search, built once per level.
 #[derive(Clone, Debug)]
-pub struct ExactSolver {
+pub(crate) struct ExactSolver {
     n_cells: usize,
     flag: u16,
     permanent: Vec<bool>,
@@ -192,7 +192,7 @@ impl ExactSolver {
     /// Solves the game from `visits` (entries each cell still takes) with
     /// the player on `position`. Stops with [`PlanError`] only when the
     /// budget runs out.
-    pub fn solve(&self, visits: &[u8], position: u16, budget: &Budget) -> Result<Solution, PlanError> {
+    pub(crate) fn solve(&self, visits: &[u8], position: u16, budget: &Budget) -> Result<Solution, PlanError> {
         assert_eq!(visits.len(), self.n_cells, "visits for another board");
         let mut search = Search::new(self, visits, position, budget);
         let mut iterations = 0;

@@ -109,7 +109,7 @@ impl Default for GaSettings {
 
 impl GaSettings {
     /// The chromosome length on `config`.
-    pub fn length_for(&self, config: &Config) -> usize {
+    pub(crate) fn length_for(&self, config: &Config) -> usize {
         self.chromosome_length.unwrap_or_else(|| default_chromosome_length(config))
     }
 
@@ -133,7 +133,7 @@ impl GaSettings {
     }
 
     /// As `(name, value)` pairs, for replay headers and reports.
-    pub fn params(&self, config: &Config) -> Vec<(String, String)> {
+    pub(crate) fn params(&self, config: &Config) -> Vec<(String, String)> {
         vec![
             ("population".into(), self.population.to_string()),
             ("parents".into(), self.parents.to_string()),
@@ -149,7 +149,7 @@ impl GaSettings {
 }
 
 /// The write-up's chromosome length: #fragile + 2·#cracked + 5·(#stone + #flag).
-pub fn default_chromosome_length(config: &Config) -> usize {
+pub(crate) fn default_chromosome_length(config: &Config) -> usize {
     (config.count(Tile::Fragile) + 2 * config.count(Tile::Cracked) + 5 * (config.count(Tile::Stone) + 1)).max(1)
 }
 
@@ -163,7 +163,7 @@ thread_local! {
 
 /// One GA problem: a board and the state to plan from.
 #[derive(Debug)]
-pub struct MoveStrings {
+pub(crate) struct MoveStrings {
     width: u16,
     flag_col: u16,
     flag_row: u16,
@@ -291,7 +291,7 @@ impl MoveStrings {
 
     /// The moves `genes` makes in the game: void genes removed, cut where
     /// the game is won.
-    pub fn moves(&self, genes: &[u8]) -> Vec<Dir> {
+    pub(crate) fn moves(&self, genes: &[u8]) -> Vec<Dir> {
         let flag = self.flag_row * self.width + self.flag_col;
         let mut moves = Vec::with_capacity(genes.len());
         self.play(genes, |gene, owed, position| {
@@ -343,7 +343,7 @@ impl Problem for MoveStrings {
 
 /// The result of one GA run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GaRun {
+pub(crate) struct GaRun {
     /// The winning moves, if a chromosome of fitness 0 was found.
     pub plan: Option<Vec<Dir>>,
     /// Generations bred (0: the initial population already held a solution).
@@ -357,7 +357,7 @@ pub struct GaRun {
 
 /// Runs the GA on `game`'s current state with random numbers from `seed`;
 /// `stop` is asked before each generation.
-pub fn evolve(
+pub(crate) fn evolve(
     game: &FlagGame,
     settings: &GaSettings,
     seed: u64,

@@ -23,10 +23,10 @@ use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHash
 use crate::map::{MapError, content_lines};
 
 /// Largest board side we accept.
-pub const MAX_SIDE: u16 = 64;
+pub(crate) const MAX_SIDE: u16 = 64;
 /// Largest number of cells we accept: planners keep per-cell scratch arrays
 /// of this size on the stack, so a board never makes them allocate.
-pub const MAX_CELLS: usize = 1024;
+pub(crate) const MAX_CELLS: usize = 1024;
 
 /// A direction of movement: the action of a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -40,21 +40,21 @@ pub enum Dir {
 
 impl Dir {
     /// All directions, in the fixed order every tie-break uses.
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
 
     /// The stable code of the direction (its index in [`Dir::ALL`]).
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         self as u8
     }
 
     /// The direction with code `code`, if any.
-    pub fn from_code(code: u8) -> Option<Dir> {
+    pub(crate) fn from_code(code: u8) -> Option<Dir> {
         Dir::ALL.get(usize::from(code)).copied()
     }
 
     /// The one-letter name the original project used (`u`, `r`, `d`, `l`;
     /// `u` is up on the screen).
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Dir::Up => 'u',
             Dir::Right => 'r',
@@ -64,7 +64,8 @@ impl Dir {
     }
 
     /// The inverse of [`Dir::letter`].
-    pub fn from_letter(letter: char) -> Option<Dir> {
+    #[cfg(test)]
+    pub(crate) fn from_letter(letter: char) -> Option<Dir> {
         match letter {
             'u' => Some(Dir::Up),
             'r' => Some(Dir::Right),
@@ -110,7 +111,7 @@ pub enum Tile {
 impl Tile {
     /// Entries the tile takes before it falls; 0 for tiles that never fall
     /// (and for holes).
-    pub fn visits(self) -> u8 {
+    pub(crate) fn visits(self) -> u8 {
         match self {
             Tile::Fragile => 1,
             Tile::Cracked => 2,
@@ -119,12 +120,12 @@ impl Tile {
     }
 
     /// Whether the tile never falls.
-    pub fn is_permanent(self) -> bool {
+    pub(crate) fn is_permanent(self) -> bool {
         matches!(self, Tile::Stone | Tile::Flag)
     }
 
     /// The character the map format uses for the tile.
-    pub fn symbol(self) -> char {
+    pub(crate) fn symbol(self) -> char {
         match self {
             Tile::Hole => '.',
             Tile::Fragile => '1',
@@ -280,7 +281,7 @@ fn parse_start(line_no: usize, line: &str) -> Result<(u16, u16), MapError> {
 }
 
 /// Marks a missing neighbour in [`Config::neighbour`]'s table.
-pub const NO_CELL: u16 = u16::MAX;
+pub(crate) const NO_CELL: u16 = u16::MAX;
 
 /// A validated level. Only [`Config::try_from`] builds one, so a `Config`
 /// always describes a playable game: a board within limits, one flag, a
@@ -354,62 +355,57 @@ impl Config {
         Config::try_from(FlagSetup::parse(text)?)
     }
 
-    pub fn width(&self) -> u16 {
+    pub(crate) fn width(&self) -> u16 {
         self.width
     }
-    pub fn height(&self) -> u16 {
+    pub(crate) fn height(&self) -> u16 {
         self.height
     }
-    pub fn n_cells(&self) -> usize {
+    pub(crate) fn n_cells(&self) -> usize {
         self.tiles.len()
     }
-    pub fn tile(&self, cell: u16) -> Tile {
+    pub(crate) fn tile(&self, cell: u16) -> Tile {
         self.tiles[usize::from(cell)]
     }
     pub fn tiles(&self) -> &[Tile] {
         &self.tiles
     }
     /// The start cell (row-major index).
-    pub fn start(&self) -> u16 {
+    #[cfg(test)]
+    pub(crate) fn start(&self) -> u16 {
         self.start
     }
     /// The flag cell (row-major index).
-    pub fn flag(&self) -> u16 {
+    pub(crate) fn flag(&self) -> u16 {
         self.flag
     }
     /// `(column, row)` of `cell`.
-    pub fn col_row(&self, cell: u16) -> (u16, u16) {
+    pub(crate) fn col_row(&self, cell: u16) -> (u16, u16) {
         (cell % self.width, cell / self.width)
     }
 
     /// The cell one step from `cell` in `dir`, or `None` off the board.
     /// Holes are not checked.
-    pub fn neighbour(&self, cell: u16, dir: Dir) -> Option<u16> {
+    pub(crate) fn neighbour(&self, cell: u16, dir: Dir) -> Option<u16> {
         let next = self.neighbours[4 * usize::from(cell) + usize::from(dir.code())];
         (next != NO_CELL).then_some(next)
     }
 
     /// The four neighbours of `cell` in [`Dir::ALL`] order, [`NO_CELL`] off
     /// the board.
-    pub fn neighbours(&self, cell: u16) -> [u16; 4] {
+    pub(crate) fn neighbours(&self, cell: u16) -> [u16; 4] {
         let at = 4 * usize::from(cell);
         [self.neighbours[at], self.neighbours[at + 1], self.neighbours[at + 2], self.neighbours[at + 3]]
     }
 
-    /// Manhattan distance between two cells.
-    pub fn distance(&self, a: u16, b: u16) -> u32 {
-        let ((ac, ar), (bc, br)) = (self.col_row(a), self.col_row(b));
-        u32::from(ac.abs_diff(bc)) + u32::from(ar.abs_diff(br))
-    }
-
     /// How many tiles of `kind` the board has.
-    pub fn count(&self, kind: Tile) -> usize {
+    pub(crate) fn count(&self, kind: Tile) -> usize {
         self.tiles.iter().filter(|&&tile| tile == kind).count()
     }
 
     /// Visits each tile still needs at tick 0 (the start tile's entry
     /// already counted), indexed by cell.
-    pub fn initial_visits(&self) -> Vec<u8> {
+    pub(crate) fn initial_visits(&self) -> Vec<u8> {
         let mut visits: Vec<u8> = self.tiles.iter().map(|tile| tile.visits()).collect();
         let start = usize::from(self.start);
         visits[start] = visits[start].saturating_sub(1);
@@ -417,7 +413,7 @@ impl Config {
     }
 
     /// A one-line summary, for reports.
-    pub fn describe_rules(&self) -> String {
+    pub(crate) fn describe_rules(&self) -> String {
         let (start_col, start_row) = self.col_row(self.start);
         let (flag_col, flag_row) = self.col_row(self.flag);
         format!(
@@ -452,28 +448,29 @@ pub struct FlagGame {
 
 impl FlagGame {
     /// The seed the game was created with.
-    pub fn seed(&self) -> u64 {
+    pub(crate) fn seed(&self) -> u64 {
         self.seed
     }
     pub fn config(&self) -> &Config {
         &self.config
     }
     /// The player's cell.
-    pub fn position(&self) -> u16 {
+    pub(crate) fn position(&self) -> u16 {
         self.position
     }
     /// Entries each cell still takes before it falls.
-    pub fn visits(&self) -> &[u8] {
+    pub(crate) fn visits(&self) -> &[u8] {
         &self.visits
     }
     /// Entries still needed before every fragile and cracked tile has fallen.
-    pub fn remaining(&self) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn remaining(&self) -> u32 {
         self.remaining
     }
 
     /// Whether the player may stand on `cell` now: a permanent tile or one
     /// that has not fallen.
-    pub fn is_standing(&self, cell: u16) -> bool {
+    pub(crate) fn is_standing(&self, cell: u16) -> bool {
         self.config.tile(cell).is_permanent() || self.visits[usize::from(cell)] > 0
     }
 
@@ -619,7 +616,8 @@ impl Game for FlagGame {
 
 /// Plays `moves` from the start of `config` and returns the game; stops at
 /// the first illegal move with its error.
-pub fn play_moves(config: &Config, moves: &[Dir]) -> Result<FlagGame, IllegalAction> {
+#[cfg(test)]
+pub(crate) fn play_moves(config: &Config, moves: &[Dir]) -> Result<FlagGame, IllegalAction> {
     let mut game = FlagGame::new(config, 0);
     for &dir in moves {
         game.step(dir)?;

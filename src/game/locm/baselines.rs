@@ -13,11 +13,11 @@ use crate::map::MapError;
 use crate::rng::GameRng;
 
 /// The bundled table of baseline scores.
-pub const BUNDLED_BASELINES: &str = include_str!("../../../maps/locm/draft_baselines.csv");
+pub(crate) const BUNDLED_BASELINES: &str = include_str!("../../../maps/locm/draft_baselines.csv");
 
 /// Every baseline's number for one card.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct BaselineScores {
+pub(crate) struct BaselineScores {
     pub closetai: f64,
     pub icebox: f64,
     /// Coac's pick-order positions (0 = best): first player, second player,
@@ -29,7 +29,7 @@ pub struct BaselineScores {
 
 /// The baseline tables, indexed by card id (entry 0 unused).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Baselines {
+pub(crate) struct Baselines {
     scores: Vec<BaselineScores>,
 }
 
@@ -74,18 +74,8 @@ impl Baselines {
     }
 
     /// The scores of card `id`; zeros for a card the table does not cover.
-    pub fn scores(&self, id: u8) -> BaselineScores {
+    pub(crate) fn scores(&self, id: u8) -> BaselineScores {
         self.scores.get(usize::from(id)).copied().unwrap_or_default()
-    }
-
-    /// Cards the tables cover.
-    pub fn len(&self) -> usize {
-        self.scores.len() - 1
-    }
-
-    /// Whether the tables cover no card.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 }
 
@@ -172,7 +162,7 @@ impl DraftBot {
     }
 
     /// The index (0..=2) of the card to take.
-    pub fn choose(&self, view: &DraftView, table: &CardTable, rng: &mut GameRng) -> u8 {
+    pub(crate) fn choose(&self, view: &DraftView, table: &CardTable, rng: &mut GameRng) -> u8 {
         let baselines = Baselines::bundled();
         let seat = usize::from(view.player);
         match self {
@@ -239,7 +229,7 @@ mod tests {
     #[test]
     fn bundled_baselines_cover_every_card() {
         let baselines = Baselines::bundled();
-        assert_eq!(baselines.len(), 160);
+        assert_eq!(baselines.scores.len() - 1, 160);
         assert_eq!(baselines.scores(1).closetai, -666.0);
         assert_eq!(baselines.scores(151).closetai, -100.0);
         assert_eq!(baselines.scores(3).chad_weight, [130, -42]);

@@ -9,34 +9,35 @@ use super::cards::{CardStats, CardTable, Keywords};
 use crate::game::StateHasher;
 
 /// Cards a hand may hold.
-pub const HAND_LIMIT: usize = 8;
+pub(crate) const HAND_LIMIT: usize = 8;
 /// Lanes per player.
-pub const LANES: usize = 2;
+pub(crate) const LANES: usize = 2;
 /// Creatures per lane and player.
-pub const LANE_CAPACITY: usize = 3;
+pub(crate) const LANE_CAPACITY: usize = 3;
 /// Creatures per player over both lanes.
-pub const BOARD_CAPACITY: usize = LANES * LANE_CAPACITY;
+pub(crate) const BOARD_CAPACITY: usize = LANES * LANE_CAPACITY;
 /// Cards per deck (the draft's picks).
-pub const DECK_SIZE: usize = 30;
+pub(crate) const DECK_SIZE: usize = 30;
 /// Mana grows to this (one more while the second player's bonus lasts).
-pub const MAX_MANA: i8 = 12;
+pub(crate) const MAX_MANA: i8 = 12;
 /// From a player's 51st turn on (0-based turn 50) its deck counts as empty.
-pub const PLAYER_TURN_LIMIT: i16 = 50;
+pub(crate) const PLAYER_TURN_LIMIT: i16 = 50;
 /// Starting health.
-pub const INITIAL_HEALTH: i16 = 30;
+pub(crate) const INITIAL_HEALTH: i16 = 30;
 /// Runes at 5, 10, 15, 20 and 25 health.
-pub const RUNES: u8 = 5;
+pub(crate) const RUNES: u8 = 5;
 /// Instance ids run 1..=60: card i of player p's shuffled deck is 2i+p+1.
-pub const MAX_INSTANCE: usize = 2 * DECK_SIZE;
+pub(crate) const MAX_INSTANCE: usize = 2 * DECK_SIZE;
 
 /// Both players' decks: card ids in drawing order (the shuffled picks).
 /// Kept outside [`Battle`] so that the copies a bot makes per candidate
 /// action stay small; only the start of a turn reads them.
-pub type Decks = [[u8; DECK_SIZE]; 2];
+pub(crate) type Decks = [[u8; DECK_SIZE]; 2];
 
 /// Decks of unknown cards, for simulating within a turn (nothing is drawn
 /// mid-turn).
-pub const HIDDEN_DECKS: Decks = [[0; DECK_SIZE]; 2];
+#[cfg(test)]
+pub(crate) const HIDDEN_DECKS: Decks = [[0; DECK_SIZE]; 2];
 
 /// A creature on the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -107,27 +108,27 @@ impl Player {
     }
 
     /// The cards in hand, in the order drawn.
-    pub fn hand(&self) -> &[HandCard] {
+    pub(crate) fn hand(&self) -> &[HandCard] {
         &self.hand[..usize::from(self.hand_len)]
     }
 
     /// The creatures on the board, in summon order, both lanes.
-    pub fn board(&self) -> &[Creature] {
+    pub(crate) fn board(&self) -> &[Creature] {
         &self.board[..usize::from(self.board_len)]
     }
 
     /// Cards left in the deck.
-    pub fn deck_size(&self) -> usize {
+    pub(crate) fn deck_size(&self) -> usize {
         DECK_SIZE - usize::from(self.deck_drawn)
     }
 
     /// The highest remaining rune, 0 when none is left.
-    pub fn next_rune(&self) -> i16 {
+    pub(crate) fn next_rune(&self) -> i16 {
         5 * i16::from(self.runes)
     }
 
     /// Creatures in `lane`.
-    pub fn lane_count(&self, lane: u8) -> usize {
+    pub(crate) fn lane_count(&self, lane: u8) -> usize {
         self.board().iter().filter(|creature| creature.lane == lane).count()
     }
 
@@ -187,12 +188,12 @@ impl Player {
     }
 
     /// The board index of creature `instance`.
-    pub fn find_creature(&self, instance: u8) -> Option<usize> {
+    pub(crate) fn find_creature(&self, instance: u8) -> Option<usize> {
         self.board().iter().position(|creature| creature.instance == instance)
     }
 
     /// The hand index of card `instance`.
-    pub fn find_hand(&self, instance: u8) -> Option<usize> {
+    pub(crate) fn find_hand(&self, instance: u8) -> Option<usize> {
         self.hand().iter().position(|card| card.instance == instance)
     }
 }
@@ -225,7 +226,7 @@ pub struct Battle {
 impl Battle {
     /// The battle after the draft: decks in drawing order, opening hands of
     /// 4 and 5, then the start of player 0's first turn.
-    pub fn start(decks: &Decks) -> Battle {
+    pub(crate) fn start(decks: &Decks) -> Battle {
         let mut players = [Player::new(false), Player::new(true)];
         for (owner, player) in players.iter_mut().enumerate() {
             player.draw_cards(4 + owner as u8, 0, owner as u8, &decks[owner]);
@@ -236,12 +237,12 @@ impl Battle {
     }
 
     /// The player to move.
-    pub fn me(&self) -> &Player {
+    pub(crate) fn me(&self) -> &Player {
         &self.players[usize::from(self.current)]
     }
 
     /// The other player.
-    pub fn opponent(&self) -> &Player {
+    pub(crate) fn opponent(&self) -> &Player {
         &self.players[usize::from(1 - self.current)]
     }
 
@@ -257,7 +258,7 @@ impl Battle {
     }
 
     /// `AdvanceState()`: ends the current turn and starts the other player's.
-    pub fn advance_turn(&mut self, decks: &Decks) {
+    pub(crate) fn advance_turn(&mut self, decks: &Decks) {
         self.check_winner();
         if self.winner.is_some() {
             return;
@@ -293,7 +294,7 @@ impl Battle {
     }
 
     /// Whether `action` is legal now (`GameState.computeLegalActions`).
-    pub fn is_legal(&self, action: Move, table: &CardTable) -> bool {
+    pub(crate) fn is_legal(&self, action: Move, table: &CardTable) -> bool {
         if self.winner.is_some() {
             return false;
         }
@@ -340,7 +341,7 @@ impl Battle {
 
     /// Appends every legal action to `out`: summons, attacks, uses, then
     /// [`Move::EndTurn`]; nothing once the game is decided.
-    pub fn legal_moves(&self, table: &CardTable, out: &mut Vec<Move>) {
+    pub(crate) fn legal_moves(&self, table: &CardTable, out: &mut Vec<Move>) {
         if self.winner.is_some() {
             return;
         }
@@ -349,13 +350,13 @@ impl Battle {
     }
 
     /// [`Battle::legal_moves`] without the end of the turn.
-    pub fn legal_moves_without_end(&self, table: &CardTable, out: &mut Vec<Move>) {
+    pub(crate) fn legal_moves_without_end(&self, table: &CardTable, out: &mut Vec<Move>) {
         self.for_each_move(table, |action| out.push(action));
     }
 
     /// Calls `out` with every legal action but the end of the turn, in the
     /// order of [`Battle::legal_moves`]; no allocation.
-    pub fn for_each_move(&self, table: &CardTable, mut out: impl FnMut(Move)) {
+    pub(crate) fn for_each_move(&self, table: &CardTable, mut out: impl FnMut(Move)) {
         let me = self.me();
         let opponent = self.opponent();
         let lane_counts = [me.lane_count(0), me.lane_count(1)];
@@ -407,7 +408,7 @@ impl Battle {
     /// Plays a legal action (`AdvanceState(action)`, or `AdvanceState()` for
     /// the end of the turn, which draws from `decks`: a bot simulating its
     /// own turn may pass [`HIDDEN_DECKS`]). The caller has checked legality.
-    pub fn apply(&mut self, action: Move, table: &CardTable, decks: &Decks) {
+    pub(crate) fn apply(&mut self, action: Move, table: &CardTable, decks: &Decks) {
         match action {
             Move::Summon { instance, lane } => self.summon(instance, lane, table),
             Move::Attack { attacker, target } => self.attack(attacker, target),
@@ -502,7 +503,7 @@ impl Battle {
 
     /// The same battle as seen by `viewer`: the other player's hand cards are
     /// zeroed (the hand size stays). The decks are not part of a battle.
-    pub fn hidden_from(&self, viewer: u8) -> Battle {
+    pub(crate) fn hidden_from(&self, viewer: u8) -> Battle {
         let mut view = *self;
         for card in view.players[usize::from(1 - viewer)].hand.iter_mut() {
             card.card = 0;
@@ -511,7 +512,7 @@ impl Battle {
     }
 
     /// Feeds the canonical encoding of the state to `hasher`.
-    pub fn hash_into(&self, hasher: &mut StateHasher) {
+    pub(crate) fn hash_into(&self, hasher: &mut StateHasher) {
         hasher.u8(self.current);
         hasher.u16(self.turn as u16);
         hasher.u8(self.winner.map_or(2, |winner| winner));
@@ -547,7 +548,7 @@ impl Battle {
 
 /// The result of one creature attacking another (`GameState.ResolveAttack`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Combat {
+pub(crate) struct Combat {
     /// The attacker after the fight (meaningless if it dies).
     pub attacker: Creature,
     pub attacker_dies: bool,
@@ -561,7 +562,7 @@ pub struct Combat {
 
 /// `ResolveAttack(attacker, defender)`: every quantity uses the values from
 /// before the fight. Pure, so bots can score an attack without playing it.
-pub fn resolve_attack(attacker: &Creature, defender: &Creature) -> Combat {
+pub(crate) fn resolve_attack(attacker: &Creature, defender: &Creature) -> Combat {
     let mut attacker_after = *attacker;
     attacker_after.can_attack = false;
     attacker_after.has_attacked = true;
@@ -597,7 +598,7 @@ pub fn resolve_attack(attacker: &Creature, defender: &Creature) -> Combat {
 
 /// `ResolveAttack(attacker)` on the opponent: the attacker after it, and
 /// what its owner gains (Drain). The opponent loses `attacker.attack`.
-pub fn resolve_attack_on_player(attacker: &Creature) -> (Creature, i16) {
+pub(crate) fn resolve_attack_on_player(attacker: &Creature) -> (Creature, i16) {
     let mut after = *attacker;
     after.can_attack = false;
     after.has_attacked = true;
@@ -611,7 +612,7 @@ pub fn resolve_attack_on_player(attacker: &Creature) -> (Creature, i16) {
 /// attack), then attack (never below 0), then defense (a negative change on
 /// a creature still warded after the keywords only strips the Ward). Returns
 /// the creature after it and whether it dies.
-pub fn resolve_item(item: &CardStats, target: &Creature) -> (Creature, bool) {
+pub(crate) fn resolve_item(item: &CardStats, target: &Creature) -> (Creature, bool) {
     let mut creature = *target;
     creature.effects_hidden = true;
     if item.kind_code == 1 {

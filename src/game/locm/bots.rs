@@ -53,7 +53,13 @@ impl BattleBot {
 
     /// The action to play in `battle` (the mover's view of it). `moves` is
     /// a reused buffer. Returns the action and the candidates it weighed.
-    pub fn choose(self, battle: &Battle, table: &CardTable, rng: &mut GameRng, moves: &mut Vec<Move>) -> (Move, u64) {
+    pub(crate) fn choose(
+        self,
+        battle: &Battle,
+        table: &CardTable,
+        rng: &mut GameRng,
+        moves: &mut Vec<Move>,
+    ) -> (Move, u64) {
         moves.clear();
         match self {
             BattleBot::Pass => (Move::EndTurn, 0),
@@ -194,7 +200,7 @@ fn max_attack(battle: &Battle, table: &CardTable, moves: &[Move]) -> Move {
 /// game, else 2 × the health difference, 10 × the difference in creatures
 /// (summed over lanes), and the attack + defense of own creatures minus the
 /// opponent's.
-pub fn evaluate(battle: &Battle, me: u8) -> i32 {
+pub(crate) fn evaluate(battle: &Battle, me: u8) -> i32 {
     if let Some(winner) = battle.winner {
         return if winner == me { 1000 } else { -1000 };
     }
@@ -231,7 +237,7 @@ impl LocmBots {
 
     /// The action the bot of the player to move chooses, with the number of
     /// candidates it weighed.
-    pub fn decide(&mut self, game: &LocmGame) -> (Action, u64) {
+    pub(crate) fn decide(&mut self, game: &LocmGame) -> (Action, u64) {
         if game.tick() == 0 {
             self.rng = GameRng::from_seed(derive_seed(game.seed(), BOT_STREAM));
         }

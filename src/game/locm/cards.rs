@@ -20,7 +20,7 @@ pub enum CardKind {
 
 impl CardKind {
     /// The number the referee prints for this kind.
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         self as u8
     }
 
@@ -50,21 +50,21 @@ pub struct Keywords(pub u8);
 
 impl Keywords {
     /// Excess damage on a kill reaches the opponent.
-    pub const BREAKTHROUGH: u8 = 1;
+    pub(crate) const BREAKTHROUGH: u8 = 1;
     /// May attack the turn it is summoned.
-    pub const CHARGE: u8 = 2;
+    pub(crate) const CHARGE: u8 = 2;
     /// Attacking heals its owner by its attack.
-    pub const DRAIN: u8 = 4;
+    pub(crate) const DRAIN: u8 = 4;
     /// Enemy attackers in its lane must target it.
-    pub const GUARD: u8 = 8;
+    pub(crate) const GUARD: u8 = 8;
     /// Any damage it deals to a creature kills it.
-    pub const LETHAL: u8 = 16;
+    pub(crate) const LETHAL: u8 = 16;
     /// Absorbs the next damage.
-    pub const WARD: u8 = 32;
+    pub(crate) const WARD: u8 = 32;
     const LETTERS: [u8; 6] = *b"BCDGLW";
 
     /// Whether `keyword` (one of the bit constants) is set.
-    pub fn has(self, keyword: u8) -> bool {
+    pub(crate) fn has(self, keyword: u8) -> bool {
         self.0 & keyword != 0
     }
 
@@ -117,7 +117,7 @@ pub struct Card {
 
 /// The numbers of a card the rules need, small and `Copy` for the hot path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CardStats {
+pub(crate) struct CardStats {
     pub kind_code: u8,
     pub cost: i8,
     pub attack: i8,
@@ -130,15 +130,15 @@ pub struct CardStats {
 
 impl CardStats {
     /// Whether the card is a creature (not an item).
-    pub fn is_creature(&self) -> bool {
+    pub(crate) fn is_creature(&self) -> bool {
         self.kind_code == CardKind::Creature as u8
     }
 }
 
 /// The most cards a list may hold: ids are one byte and 0 is "no card".
-pub const MAX_CARDS: usize = 250;
+pub(crate) const MAX_CARDS: usize = 250;
 /// The fewest: the draft draws a pool of 60 distinct cards.
-pub const MIN_CARDS: usize = 60;
+pub(crate) const MIN_CARDS: usize = 60;
 
 /// A validated card list: ids run 1..=n in order, every number is in the
 /// range the rules' integer types can hold.
@@ -205,7 +205,7 @@ impl CardTable {
     }
 
     /// The cards in id order.
-    pub fn cards(&self) -> &[Card] {
+    pub(crate) fn cards(&self) -> &[Card] {
         &self.cards
     }
 
@@ -213,20 +213,19 @@ impl CardTable {
     pub fn len(&self) -> usize {
         self.cards.len()
     }
-
-    /// Never true for a validated table; here for clippy's sake.
+    /// Never true for a validated table.
     pub fn is_empty(&self) -> bool {
         self.cards.is_empty()
     }
 
     /// The card with `id`. Ids come from a validated draft: 1..=len.
-    pub fn card(&self, id: u8) -> &Card {
+    pub(crate) fn card(&self, id: u8) -> &Card {
         &self.cards[usize::from(id) - 1]
     }
 
     /// The rules' numbers for card `id` (1..=len).
     #[inline]
-    pub fn stats(&self, id: u8) -> &CardStats {
+    pub(crate) fn stats(&self, id: u8) -> &CardStats {
         &self.stats[usize::from(id)]
     }
 

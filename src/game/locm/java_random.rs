@@ -9,7 +9,7 @@ const MASK: i64 = (1 << 48) - 1;
 
 /// `java.util.Random`, as specified in its Javadoc.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct JavaRandom {
+pub(crate) struct JavaRandom {
     seed: i64,
 }
 
@@ -31,7 +31,7 @@ impl JavaRandom {
     ///
     /// # Panics
     /// If `bound <= 0`, as Java throws: a caller bug.
-    pub fn next_int(&mut self, bound: i32) -> i32 {
+    pub(crate) fn next_int(&mut self, bound: i32) -> i32 {
         assert!(bound > 0, "JavaRandom::next_int({bound})");
         let mut r = self.next(31);
         let m = bound - 1;
@@ -49,7 +49,7 @@ impl JavaRandom {
     }
 
     /// `nextLong()`: two 32-bit draws, the first shifted up, added as signed.
-    pub fn next_long(&mut self) -> i64 {
+    pub(crate) fn next_long(&mut self) -> i64 {
         let high = i64::from(self.next(32));
         let low = i64::from(self.next(32));
         (high << 32).wrapping_add(low)
@@ -57,7 +57,7 @@ impl JavaRandom {
 
     /// `Collections.shuffle(list, this)`: i runs from the last index down
     /// to 1 and swaps with `nextInt(i + 1)`.
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+    pub(crate) fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             let j = self.next_int(i as i32 + 1) as usize;
             items.swap(i, j);

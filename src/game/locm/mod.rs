@@ -29,13 +29,13 @@ use crate::map::MapError;
 use crate::rng::GameRng;
 
 /// Picks per player.
-pub const PICKS: usize = DECK_SIZE;
+pub(crate) const PICKS: usize = DECK_SIZE;
 /// Distinct cards the draft's triples are drawn from.
-pub const POOL_SIZE: usize = 60;
+pub(crate) const POOL_SIZE: usize = 60;
 /// The most actions a player can perform in one turn: at most 8 cards
 /// played (the hand limit; nothing is drawn mid-turn) and one attack per
 /// creature that was on the board or arrived with Charge (6 + 8).
-pub const MAX_ACTIONS_PER_TURN: usize = 24;
+pub(crate) const MAX_ACTIONS_PER_TURN: usize = 24;
 
 /// Where the draft's and the decks' randomness comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -51,7 +51,7 @@ pub enum DeckRandomness {
 /// Everything a LOCM game is built from, unvalidated: what the command line
 /// or a replay header says. [`Config::try_from`] validates it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LocmSetup {
+pub(crate) struct LocmSetup {
     pub cards: Vec<Card>,
     pub randomness: DeckRandomness,
 }
@@ -95,11 +95,6 @@ impl Config {
         &self.table
     }
 
-    /// Where the draft's and decks' randomness comes from.
-    pub fn randomness(&self) -> DeckRandomness {
-        self.randomness
-    }
-
     /// The same configuration with another seeding mode.
     pub fn with_randomness(mut self, randomness: DeckRandomness) -> Config {
         self.randomness = randomness;
@@ -118,7 +113,7 @@ pub struct JavaSeeds {
 impl JavaSeeds {
     /// As the referee derives them from its `seed` parameter:
     /// `r = new Random(seed)`, then three `r.nextLong()`.
-    pub fn from_game_seed(seed: u64) -> JavaSeeds {
+    pub(crate) fn from_game_seed(seed: u64) -> JavaSeeds {
         let mut random = JavaRandom::new(seed as i64);
         let draft = random.next_long();
         let shuffle0 = random.next_long();
@@ -201,7 +196,7 @@ impl LocmGame {
     }
 
     /// The seed the game was built with (bots derive their own streams from it).
-    pub fn seed(&self) -> u64 {
+    pub(crate) fn seed(&self) -> u64 {
         self.seed
     }
 
@@ -211,7 +206,7 @@ impl LocmGame {
     }
 
     /// The battle, once the draft is over.
-    pub fn battle(&self) -> Option<&Battle> {
+    pub(crate) fn battle(&self) -> Option<&Battle> {
         self.battle.as_ref()
     }
 
@@ -229,7 +224,7 @@ impl LocmGame {
     }
 
     /// Each player's picks so far.
-    pub fn picks(&self, player: u8) -> &[u8] {
+    pub(crate) fn picks(&self, player: u8) -> &[u8] {
         let made = usize::from(self.n_picks / 2) + usize::from(player == 0 && self.n_picks % 2 == 1);
         &self.picks[usize::from(player)][..made.min(PICKS)]
     }

@@ -34,7 +34,7 @@ pub struct Performed {
 
 impl Performed {
     /// Describes `action`, about to be played in `battle` (it is legal).
-    pub fn describe(battle: &Battle, action: Move) -> Performed {
+    pub(crate) fn describe(battle: &Battle, action: Move) -> Performed {
         let me = battle.me();
         let hand_card = |instance: u8| me.find_hand(instance).map_or(0, |index| me.hand[index].card);
         let target = |instance: u8| if instance == 0 { -1 } else { instance as i8 };
@@ -84,7 +84,7 @@ pub struct DraftView {
 
 impl DraftView {
     /// This player's picks so far.
-    pub fn picked(&self) -> &[u8] {
+    pub(crate) fn picked(&self) -> &[u8] {
         &self.picked[..usize::from(self.n_picked)]
     }
 }
@@ -100,7 +100,7 @@ pub struct BattleView {
 
 impl BattleView {
     /// What the opponent did in its last turn.
-    pub fn opponent_actions(&self) -> &[Performed] {
+    pub(crate) fn opponent_actions(&self) -> &[Performed] {
         &self.opponent_actions[..usize::from(self.n_opponent_actions)]
     }
 }
@@ -207,7 +207,7 @@ fn creature_line(out: &mut String, table: &CardTable, creature: &Creature, locat
 }
 
 /// The picture of a game for `replay show`.
-pub fn render(game: &LocmGame) -> String {
+pub(crate) fn render(game: &LocmGame) -> String {
     let table = game.table();
     let mut out = String::new();
     let _ = writeln!(out, "tick {}", game.tick);

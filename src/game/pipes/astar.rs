@@ -32,7 +32,7 @@ impl AStar {
 
 /// Runs A* from the tiles as they are in `game`: the solved masks and the
 /// number of states it stored, or why it stopped.
-pub fn search(game: &PipesGame, max_states: u64, budget: &Budget) -> Result<(Vec<u8>, u64), PlanError> {
+pub(crate) fn search(game: &PipesGame, max_states: u64, budget: &Budget) -> Result<(Vec<u8>, u64), PlanError> {
     let config = game.config();
     let board = SmallBoard::new(config.grid(), config.source(), game.tiles()).ok_or_else(|| {
         PlanError::GaveUp(format!("astar handles boards of at most {MAX_SMALL_TILES} tiles, not {}", config.n_tiles()))

@@ -29,22 +29,22 @@ use crate::map::{MapError, content_lines};
 
 /// Largest board side we accept: 500×500 tiles keep every tile index and
 /// action code far inside a `u32`.
-pub const MAX_SIDE: u16 = 500;
+pub(crate) const MAX_SIDE: u16 = 500;
 
 /// The connection bit of each direction, indexed by direction (0 up, 1 right,
 /// 2 down, 3 left): the order of the bits in a mask.
-pub const DIR_BITS: [u8; 4] = [1, 2, 4, 8];
+pub(crate) const DIR_BITS: [u8; 4] = [1, 2, 4, 8];
 
 /// Direction names for messages, in direction order.
-pub const DIR_NAMES: [&str; 4] = ["up", "right", "down", "left"];
+pub(crate) const DIR_NAMES: [&str; 4] = ["up", "right", "down", "left"];
 
 /// A mask turned a quarter turn clockwise: up becomes right, and so on.
-pub const fn rotate_cw(mask: u8) -> u8 {
+pub(crate) const fn rotate_cw(mask: u8) -> u8 {
     ((mask << 1) | (mask >> 3)) & 0xF
 }
 
 /// A mask turned `quarter_turns` quarter turns clockwise.
-pub const fn rotate_by(mask: u8, quarter_turns: u8) -> u8 {
+pub(crate) const fn rotate_by(mask: u8, quarter_turns: u8) -> u8 {
     let mut mask = mask & 0xF;
     let mut left = quarter_turns % 4;
     while left > 0 {
@@ -55,7 +55,7 @@ pub const fn rotate_by(mask: u8, quarter_turns: u8) -> u8 {
 }
 
 /// The direction opposite `dir` (direction indices 0..4).
-pub const fn opposite(dir: usize) -> usize {
+pub(crate) const fn opposite(dir: usize) -> usize {
     (dir + 2) % 4
 }
 
@@ -69,7 +69,7 @@ pub enum Turn {
 
 impl Turn {
     /// The same turn as a number of clockwise quarter turns.
-    pub const fn quarter_turns(self) -> u8 {
+    pub(crate) const fn quarter_turns(self) -> u8 {
         match self {
             Turn::Clockwise => 1,
             Turn::Half => 2,
@@ -79,7 +79,7 @@ impl Turn {
 
     /// The one turn that makes `quarter_turns` clockwise quarter turns, or
     /// `None` for a whole number of turns (nothing to do).
-    pub const fn from_quarter_turns(quarter_turns: u8) -> Option<Turn> {
+    pub(crate) const fn from_quarter_turns(quarter_turns: u8) -> Option<Turn> {
         match quarter_turns % 4 {
             1 => Some(Turn::Clockwise),
             2 => Some(Turn::Half),
@@ -139,7 +139,7 @@ impl Grid {
     /// 2 down, 3 left), or `None` past the border of a non-wrapping board.
     /// On a wrapping board one tile wide, a tile is its own left and right
     /// neighbour.
-    pub fn neighbour(&self, tile: usize, dir: usize) -> Option<usize> {
+    pub(crate) fn neighbour(&self, tile: usize, dir: usize) -> Option<usize> {
         let width = usize::from(self.width);
         let height = usize::from(self.height);
         let (col, row) = (tile % width, tile / width);
@@ -161,7 +161,7 @@ impl Grid {
 /// Why a board of tiles is not solved: the first flaw found, in the order
 /// the variants are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flaw {
+pub(crate) enum Flaw {
     /// A pipe points off a non-wrapping board.
     IntoWall { tile: usize, dir: usize },
     /// A pipe points at a neighbour with no pipe back.
@@ -186,7 +186,7 @@ impl fmt::Display for Flaw {
 /// Checks `tiles` on `grid` with the source at `source`: `Ok` when solved.
 /// Allocates a visited list; the game calls it only once every end is
 /// joined, which is rare, so that is cheap.
-pub fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), Flaw> {
+pub(crate) fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), Flaw> {
     let mut arm_ends = 0usize;
     let mut n_with_pipes = 0usize;
     for (tile, &mask) in tiles.iter().enumerate() {
@@ -372,7 +372,7 @@ impl Puzzle {
 }
 
 /// Whether `candidate` is `mask` turned some number of quarter turns.
-pub fn is_rotation_of(candidate: u8, mask: u8) -> bool {
+pub(crate) fn is_rotation_of(candidate: u8, mask: u8) -> bool {
     (0..4).any(|turns| rotate_by(mask, turns) == candidate)
 }
 
@@ -477,10 +477,11 @@ impl Config {
     pub fn tiles(&self) -> &[u8] {
         &self.tiles
     }
-    pub fn max_ticks(&self) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn max_ticks(&self) -> u32 {
         self.max_ticks
     }
-    pub fn describe_rules(&self) -> String {
+    pub(crate) fn describe_rules(&self) -> String {
         let Grid { width, height, wrap } = self.grid;
         let topology = if wrap { "wrapping" } else { "non-wrapping" };
         let source = self.source();
@@ -675,7 +676,7 @@ impl Game for PipesGame {
 /// The moves that turn `from` into `to`, tile by tile (at most one per
 /// tile, since turns of different tiles commute).
 /// `to[i]` must be a rotation of `from[i]`.
-pub fn moves_between(from: &[u8], to: &[u8]) -> Vec<Rotate> {
+pub(crate) fn moves_between(from: &[u8], to: &[u8]) -> Vec<Rotate> {
     let mut moves = Vec::new();
     for (tile, (&start, &goal)) in from.iter().zip(to).enumerate() {
         let quarter_turns = (0..4).find(|&turns| rotate_by(start, turns) == goal).unwrap_or(0);

@@ -10,12 +10,11 @@
 use crate::game::pipes::{DIR_BITS, Grid, opposite, rotate_by};
 
 /// The most tiles a packed state can hold: two bits each in a `u128`.
-pub const MAX_SMALL_TILES: usize = 64;
+pub(crate) const MAX_SMALL_TILES: usize = 64;
 
 /// A small board as dealt, ready to unpack states.
 #[derive(Clone, Debug)]
-pub struct SmallBoard {
-    grid: Grid,
+pub(crate) struct SmallBoard {
     source: usize,
     n: usize,
     base: [u8; MAX_SMALL_TILES],
@@ -26,7 +25,7 @@ pub struct SmallBoard {
 
 /// The write-up's measures of a state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Measures {
+pub(crate) struct Measures {
     /// Pipe ends pointing at a neighbour that has no pipe back.
     pub open_ends: u32,
     /// Tiles with pipes that the source's network does not reach.
@@ -43,11 +42,11 @@ impl Measures {
     /// The write-up's heuristic: open ends / 2 (rounded up, so that one open
     /// end still counts) + dry tiles + 5 × ends into a
     /// wall + 5 × facing dead-end pairs + 3 × loops. Zero exactly when solved.
-    pub fn heuristic(&self) -> u32 {
+    pub(crate) fn heuristic(&self) -> u32 {
         self.open_ends.div_ceil(2) + self.dry_tiles + 5 * self.ends_into_wall + 5 * self.dead_end_pairs + 3 * self.loops
     }
 
-    pub fn is_solved(&self) -> bool {
+    pub(crate) fn is_solved(&self) -> bool {
         *self == Measures::default()
     }
 }
@@ -62,7 +61,6 @@ impl SmallBoard {
             return None;
         }
         let mut board = SmallBoard {
-            grid,
             source,
             n,
             base: [0; MAX_SMALL_TILES],
@@ -84,25 +82,25 @@ impl SmallBoard {
     }
 
     /// Quarter turns of `tile` in `state`.
-    pub fn turns(state: u128, tile: usize) -> u8 {
+    pub(crate) fn turns(state: u128, tile: usize) -> u8 {
         ((state >> (2 * tile)) & 3) as u8
     }
 
     /// `state` with `tile` turned `quarter_turns` more, kept canonical.
-    pub fn turn(&self, state: u128, tile: usize, quarter_turns: u8) -> u128 {
+    pub(crate) fn turn(&self, state: u128, tile: usize, quarter_turns: u8) -> u128 {
         let turns = (Self::turns(state, tile) + quarter_turns) % self.period[tile];
         (state & !(3u128 << (2 * tile))) | (u128::from(turns) << (2 * tile))
     }
 
     /// The masks of `state`, written to the first `n` entries of `out`.
-    pub fn masks(&self, state: u128, out: &mut [u8; MAX_SMALL_TILES]) {
+    pub(crate) fn masks(&self, state: u128, out: &mut [u8; MAX_SMALL_TILES]) {
         for (tile, slot) in out.iter_mut().enumerate().take(self.n) {
             *slot = rotate_by(self.base[tile], Self::turns(state, tile));
         }
     }
 
     /// The measures of the board with these masks.
-    pub fn measure(&self, masks: &[u8; MAX_SMALL_TILES]) -> Measures {
+    pub(crate) fn measure(&self, masks: &[u8; MAX_SMALL_TILES]) -> Measures {
         let mut measures = Measures::default();
         let mut parent = [0u8; MAX_SMALL_TILES];
         for (tile, slot) in parent.iter_mut().enumerate().take(self.n) {
@@ -158,10 +156,6 @@ impl SmallBoard {
         }
         measures.loops = (joined_ends / 2 + components).saturating_sub(n_with_pipes);
         measures
-    }
-
-    pub fn grid(&self) -> Grid {
-        self.grid
     }
 }
 

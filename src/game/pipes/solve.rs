@@ -194,13 +194,13 @@ impl Solver {
 
     /// The first solution found by the last [`Solver::run`] that found one:
     /// each tile's mask.
-    pub fn solution(&self) -> &[u8] {
+    pub(crate) fn solution(&self) -> &[u8] {
         &self.solution
     }
 
     /// The last solution found by the last [`Solver::run`]: with two found,
     /// the second one.
-    pub fn last_solution(&self) -> &[u8] {
+    pub(crate) fn last_solution(&self) -> &[u8] {
         &self.last_solution
     }
 

@@ -21,7 +21,7 @@ const POLL_EVERY: u64 = 4096;
 /// each row (column), the tiles that are in their goal row (column) but not
 /// in goal order must leave it and come back, two more moves each for all
 /// but a longest increasing run of them.
-pub fn manhattan_linear_conflict(side: u8, board: &Board) -> u32 {
+pub(crate) fn manhattan_linear_conflict(side: u8, board: &Board) -> u32 {
     let side_usize = usize::from(side);
     let mut total = 0u32;
     for cell in 0..side * side {
@@ -88,7 +88,7 @@ struct Node {
 
 /// An optimal solution on the canonical board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub(crate) struct Solution {
     pub moves: Vec<Dir>,
     /// States expanded.
     pub nodes: u64,
@@ -96,7 +96,7 @@ pub struct Solution {
 
 /// Solves `board` (blank-first goal) optimally, keeping at most `max_nodes`
 /// states.
-pub fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result<Solution, Stopped> {
+pub(crate) fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) -> Result<Solution, Stopped> {
     let n_cells = usize::from(side) * usize::from(side);
     let mut nodes: Vec<Node> = vec![Node { key: pack(board, n_cells), parent: u32::MAX, dir: 0 }];
     let mut best: HashMap<u128, (u16, u32)> = HashMap::new();

@@ -168,7 +168,7 @@ impl Problem for Round {
 /// The write-up's shortening: drop moves that change nothing, then cancel
 /// adjacent opposite moves until none are left (a stack does it in one pass,
 /// since a cancellation can only expose a new pair at the stack's top).
-pub fn shorten(side: u8, start_blank: u8, moves: &[Dir]) -> Vec<Dir> {
+pub(crate) fn shorten(side: u8, start_blank: u8, moves: &[Dir]) -> Vec<Dir> {
     let mut blank = start_blank;
     let mut kept: Vec<Dir> = Vec::with_capacity(moves.len());
     for &dir in moves {
@@ -184,7 +184,7 @@ pub fn shorten(side: u8, start_blank: u8, moves: &[Dir]) -> Vec<Dir> {
 }
 
 /// Runs the GA on `board` towards `goal`.
-pub fn solve(
+pub(crate) fn solve(
     side: u8,
     board: &Board,
     goal: Goal,

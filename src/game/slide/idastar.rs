@@ -24,7 +24,7 @@ const POLL_EVERY: u64 = 4096;
 
 /// An optimal solution on the canonical (blank-first) board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub(crate) struct Solution {
     /// Blank moves on the canonical board.
     pub moves: Vec<Dir>,
     /// Nodes expanded over all iterations.
@@ -32,7 +32,7 @@ pub struct Solution {
 }
 
 /// Solves `board` (blank-first goal, `tables.side()` wide) optimally.
-pub fn solve(tables: &PdbSet, board: &Board, budget: &Budget) -> Result<Solution, Stopped> {
+pub(crate) fn solve(tables: &PdbSet, board: &Board, budget: &Budget) -> Result<Solution, Stopped> {
     let mut search = Search::new(tables, board, budget);
     let mut bound = search.h();
     loop {

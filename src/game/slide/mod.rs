@@ -24,14 +24,14 @@ use crate::rng::GameRng;
 
 /// Largest board side: 5×5 (the 24-puzzle). Cells fit in a `u8` and a board
 /// in the 25-byte array [`Board`].
-pub const MAX_SIDE: u8 = 5;
+pub(crate) const MAX_SIDE: u8 = 5;
 /// Smallest board side: 3×3 (the 8-puzzle).
-pub const MIN_SIDE: u8 = 3;
+pub(crate) const MIN_SIDE: u8 = 3;
 /// Cells of the largest board.
-pub const MAX_CELLS: usize = 25;
+pub(crate) const MAX_CELLS: usize = 25;
 /// Default episode cap: far above any optimal solution (at most 208 moves on
 /// a 24-puzzle) and above what the GA's shortened plans need.
-pub const DEFAULT_MAX_TICKS: u32 = 100_000;
+pub(crate) const DEFAULT_MAX_TICKS: u32 = 100_000;
 
 /// A direction the blank moves. The action of a sliding-puzzle tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -45,9 +45,9 @@ pub enum Dir {
 
 impl Dir {
     /// All directions, in the fixed order every tie-break and action code uses.
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
 
-    pub fn opposite(self) -> Dir {
+    pub(crate) fn opposite(self) -> Dir {
         match self {
             Dir::Up => Dir::Down,
             Dir::Right => Dir::Left,
@@ -57,12 +57,13 @@ impl Dir {
     }
 
     /// 0 up, 1 right, 2 down, 3 left: the replay's action code.
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 
     /// The one-letter name used in compact move strings (`UDLR`).
-    pub fn letter(self) -> char {
+    #[cfg(test)]
+    pub(crate) fn letter(self) -> char {
         match self {
             Dir::Up => 'U',
             Dir::Right => 'R',
@@ -96,7 +97,7 @@ pub enum Goal {
 
 impl Goal {
     /// The cell where `tile` (0 = blank) belongs on a board of `n_cells`.
-    pub fn cell_of(self, tile: u8, n_cells: u8) -> u8 {
+    pub(crate) fn cell_of(self, tile: u8, n_cells: u8) -> u8 {
         match self {
             Goal::BlankFirst => tile,
             Goal::BlankLast if tile == 0 => n_cells - 1,
@@ -105,7 +106,7 @@ impl Goal {
     }
 
     /// The tile that belongs on `cell`.
-    pub fn tile_at(self, cell: u8, n_cells: u8) -> u8 {
+    pub(crate) fn tile_at(self, cell: u8, n_cells: u8) -> u8 {
         match self {
             Goal::BlankFirst => cell,
             Goal::BlankLast if cell == n_cells - 1 => 0,
@@ -123,7 +124,7 @@ impl Goal {
 
 /// Cells row-major; `board[cell]` is the tile there (0 = blank). Only the
 /// first `side²` entries are used.
-pub type Board = [u8; MAX_CELLS];
+pub(crate) type Board = [u8; MAX_CELLS];
 
 /// How the start board is chosen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -192,7 +193,7 @@ pub fn side_for_cells(count: usize) -> Option<u8> {
 
 /// Checks that `tiles` is a start for a `side`×`side` board and returns it
 /// as a [`Board`]. The reachability check is [`is_solvable`].
-pub fn board_from_tiles(side: u8, tiles: &[u8], goal: Goal) -> Result<Board, BoardError> {
+pub(crate) fn board_from_tiles(side: u8, tiles: &[u8], goal: Goal) -> Result<Board, BoardError> {
     if !(MIN_SIDE..=MAX_SIDE).contains(&side) {
         return Err(BoardError::Side(side));
     }
@@ -224,7 +225,7 @@ pub fn board_from_tiles(side: u8, tiles: &[u8], goal: Goal) -> Result<Board, Boa
 /// takes the board to the goal has the parity of that distance in every
 /// reachable board, and (a classic result) every board with matching
 /// parities is reachable.
-pub fn is_solvable(side: u8, board: &Board, goal: Goal) -> bool {
+pub(crate) fn is_solvable(side: u8, board: &Board, goal: Goal) -> bool {
     let n_cells = side * side;
     // target[cell]: the cell where the tile now on `cell` belongs.
     let mut visited = [false; MAX_CELLS];
@@ -249,7 +250,7 @@ pub fn is_solvable(side: u8, board: &Board, goal: Goal) -> bool {
 }
 
 /// The goal board.
-pub fn goal_board(side: u8, goal: Goal) -> Board {
+pub(crate) fn goal_board(side: u8, goal: Goal) -> Board {
     let n_cells = side * side;
     let mut board = [0u8; MAX_CELLS];
     for cell in 0..n_cells {
@@ -319,17 +320,15 @@ impl Config {
     pub fn side(&self) -> u8 {
         self.side
     }
-    pub fn n_cells(&self) -> usize {
+    pub(crate) fn n_cells(&self) -> usize {
         usize::from(self.side) * usize::from(self.side)
     }
-    pub fn goal(&self) -> Goal {
+    pub(crate) fn goal(&self) -> Goal {
         self.goal
     }
-    pub fn max_ticks(&self) -> u32 {
-        self.max_ticks
-    }
     /// The fixed start, if the start is not drawn from the seed.
-    pub fn start(&self) -> Option<&Board> {
+    #[cfg(test)]
+    pub(crate) fn start(&self) -> Option<&Board> {
         self.start.as_ref()
     }
 
@@ -343,7 +342,7 @@ impl Config {
     }
 
     /// A one-line summary, for reports.
-    pub fn describe_rules(&self) -> String {
+    pub(crate) fn describe_rules(&self) -> String {
         let start = match &self.start {
             Some(board) => format!("start {}", tiles_text(&board[..self.n_cells()])),
             None => "random solvable start from the seed".to_string(),
@@ -354,12 +353,12 @@ impl Config {
 }
 
 /// Tiles as space-separated numbers.
-pub fn tiles_text(tiles: &[u8]) -> String {
+pub(crate) fn tiles_text(tiles: &[u8]) -> String {
     tiles.iter().map(|tile| tile.to_string()).collect::<Vec<_>>().join(" ")
 }
 
 /// The neighbour of `cell` in direction `dir` on a `side`×`side` board.
-pub fn neighbour(side: u8, cell: u8, dir: Dir) -> Option<u8> {
+pub(crate) fn neighbour(side: u8, cell: u8, dir: Dir) -> Option<u8> {
     let (row, col) = (cell / side, cell % side);
     match dir {
         Dir::Up if row > 0 => Some(cell - side),
@@ -372,7 +371,8 @@ pub fn neighbour(side: u8, cell: u8, dir: Dir) -> Option<u8> {
 
 /// Applies blank moves to `board` (whose blank is on `blank`); `None` if a
 /// move leaves the board.
-pub fn apply_moves(side: u8, board: &Board, moves: &[Dir]) -> Option<Board> {
+#[cfg(test)]
+pub(crate) fn apply_moves(side: u8, board: &Board, moves: &[Dir]) -> Option<Board> {
     let mut board = *board;
     let n_cells = usize::from(side) * usize::from(side);
     let mut blank = board[..n_cells].iter().position(|&tile| tile == 0)? as u8;
@@ -389,7 +389,7 @@ pub fn apply_moves(side: u8, board: &Board, moves: &[Dir]) -> Option<Board> {
 /// every tile `v` renamed `side² - v`, which turns the blank-last goal into
 /// the blank-first one and each blank move into its opposite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Canonical {
+pub(crate) struct Canonical {
     pub side: u8,
     pub board: Board,
     turned: bool,
@@ -412,7 +412,7 @@ impl Canonical {
     }
 
     /// A solver's move on the canonical board, as a move on the real one.
-    pub fn real_move(&self, dir: Dir) -> Dir {
+    pub(crate) fn real_move(&self, dir: Dir) -> Dir {
         if self.turned { dir.opposite() } else { dir }
     }
 }
@@ -513,15 +513,12 @@ impl SlideGame {
     pub fn config(&self) -> &Config {
         &self.config
     }
-    pub fn board(&self) -> &Board {
+    pub(crate) fn board(&self) -> &Board {
         &self.board
     }
     /// The occupied part of the board, row-major.
     pub fn tiles(&self) -> &[u8] {
         &self.board[..self.config.n_cells()]
-    }
-    pub fn blank(&self) -> u8 {
-        self.blank
     }
     pub fn is_solved(&self) -> bool {
         self.board == goal_board(self.config.side, self.config.goal)

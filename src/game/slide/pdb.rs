@@ -19,7 +19,9 @@
 //!
 //! No file I/O here: `src/pdb_cache.rs` saves and loads the tables.
 
-use super::{Board, Dir, MAX_CELLS, neighbour};
+#[cfg(test)]
+use super::Board;
+use super::{Dir, MAX_CELLS, neighbour};
 
 /// Value of an entry the build never reached (no valid placement has it).
 const UNSEEN: u8 = u8::MAX;
@@ -82,7 +84,7 @@ impl Partition {
 
     /// The groups, each a list of tiles (the blank-first goal: tile `t`
     /// belongs on cell `t`).
-    pub fn groups(self) -> Vec<Vec<u8>> {
+    pub(crate) fn groups(self) -> Vec<Vec<u8>> {
         match self {
             Partition::P44 => vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
             Partition::P663 => vec![vec![1, 4, 5, 8, 9, 12], vec![2, 3, 6, 7, 10, 11], vec![13, 14, 15]],
@@ -103,7 +105,7 @@ impl Partition {
     /// (placement, blank) states: a byte each, 8.3 GB during its build) and
     /// for larger boards only when the space has at most 2³⁰ states, which
     /// no 6-tile 24-puzzle group meets (3.2·10⁹ states each, four tables).
-    pub fn blank_aware(self, group_len: usize) -> bool {
+    pub(crate) fn blank_aware(self, group_len: usize) -> bool {
         let cells = usize::from(self.side()) * usize::from(self.side());
         self.side() <= 4 || n_placements(cells, group_len).saturating_mul(cells) <= 1 << 30
     }
@@ -129,7 +131,7 @@ impl std::fmt::Debug for PatternDb {
 
 /// Why stored table bytes do not fit a pattern.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PdbError {
+pub(crate) enum PdbError {
     #[error("a table for {tiles} tiles on {cells} cells has {expected} entries, got {got}")]
     Length { tiles: usize, cells: usize, expected: usize, got: usize },
     #[error("the table holds an entry no build produces ({0})")]
@@ -137,14 +139,14 @@ pub enum PdbError {
 }
 
 /// Number of placements of `k` distinct tiles on `n` cells: n!/(n-k)!.
-pub fn n_placements(n_cells: usize, k: usize) -> usize {
+pub(crate) fn n_placements(n_cells: usize, k: usize) -> usize {
     (n_cells - k + 1..=n_cells).product()
 }
 
 /// The perfect hash of a placement: position `i`'s rank among the cells not
 /// taken by positions `0..i`, read as a mixed-radix number (radices n, n-1, …).
 #[inline]
-pub fn rank(positions: &[u8], n_cells: u32) -> usize {
+pub(crate) fn rank(positions: &[u8], n_cells: u32) -> usize {
     let mut used = 0u32;
     let mut index = 0usize;
     for (i, &cell) in positions.iter().enumerate() {
@@ -156,7 +158,7 @@ pub fn rank(positions: &[u8], n_cells: u32) -> usize {
 }
 
 /// The inverse of [`rank`]: writes the placement into `positions`.
-pub fn unrank(mut index: usize, n_cells: u32, positions: &mut [u8]) {
+pub(crate) fn unrank(mut index: usize, n_cells: u32, positions: &mut [u8]) {
     let k = positions.len();
     let mut digits = [0u32; MAX_CELLS];
     for i in (0..k).rev() {
@@ -211,7 +213,7 @@ impl PatternDb {
     }
 
     /// A table read back from storage; the length and the entries are checked.
-    pub fn from_entries(side: u8, tiles: &[u8], entries: Vec<u8>) -> Result<PatternDb, PdbError> {
+    pub(crate) fn from_entries(side: u8, tiles: &[u8], entries: Vec<u8>) -> Result<PatternDb, PdbError> {
         let cells = usize::from(side) * usize::from(side);
         let expected = n_placements(cells, tiles.len());
         if entries.len() != expected {
@@ -229,19 +231,20 @@ impl PatternDb {
     pub fn tiles(&self) -> &[u8] {
         &self.tiles
     }
-    pub fn entries(&self) -> &[u8] {
+    pub(crate) fn entries(&self) -> &[u8] {
         &self.entries
     }
 
     /// The stored bound for the group's tiles on `positions` (in the order of
     /// [`PatternDb::tiles`]).
     #[inline]
-    pub fn lookup(&self, positions: &[u8]) -> u8 {
+    pub(crate) fn lookup(&self, positions: &[u8]) -> u8 {
         self.entries[rank(positions, u32::from(self.side) * u32::from(self.side))]
     }
 
     /// The stored bound for the group on a whole board.
-    pub fn lookup_board(&self, board: &Board) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn lookup_board(&self, board: &Board) -> u8 {
         let n_cells = usize::from(self.side) * usize::from(self.side);
         let mut where_is = [0u8; MAX_CELLS];
         for cell in 0..n_cells {
@@ -452,7 +455,7 @@ fn build_without_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
 /// It maps the blank-first goal to itself (tile `t` to tile `T(t)`), so a
 /// board and its transpose are equally far from the goal, and the tables
 /// looked up on the transposed board give a second admissible bound.
-pub fn transpose_cell(side: u8, cell: u8) -> u8 {
+pub(crate) fn transpose_cell(side: u8, cell: u8) -> u8 {
     (cell % side) * side + cell / side
 }
 
@@ -486,7 +489,7 @@ impl PdbSet {
     ///
     /// # Panics
     /// If the tables are not the partition's groups: a caller bug.
-    pub fn from_tables(partition: Partition, groups: Vec<PatternDb>) -> PdbSet {
+    pub(crate) fn from_tables(partition: Partition, groups: Vec<PatternDb>) -> PdbSet {
         let expected = partition.groups();
         assert_eq!(groups.len(), expected.len());
         let mut group_of = [u8::MAX; MAX_CELLS];
@@ -502,28 +505,29 @@ impl PdbSet {
         PdbSet { partition, side: partition.side(), groups, group_of, slot_of }
     }
 
-    pub fn partition(&self) -> Partition {
+    pub(crate) fn partition(&self) -> Partition {
         self.partition
     }
     pub fn side(&self) -> u8 {
         self.side
     }
-    pub fn groups(&self) -> &[PatternDb] {
+    pub(crate) fn groups(&self) -> &[PatternDb] {
         &self.groups
     }
     /// The group of `tile` (not the blank).
     #[inline]
-    pub fn group_of(&self, tile: u8) -> usize {
+    pub(crate) fn group_of(&self, tile: u8) -> usize {
         usize::from(self.group_of[usize::from(tile)])
     }
     #[inline]
-    pub fn slot_of(&self, tile: u8) -> usize {
+    pub(crate) fn slot_of(&self, tile: u8) -> usize {
         usize::from(self.slot_of[usize::from(tile)])
     }
 
     /// The heuristic of a whole board: the larger of the summed bounds on
     /// the board and on its transpose.
-    pub fn heuristic(&self, board: &Board) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn heuristic(&self, board: &Board) -> u32 {
         let n = usize::from(self.side) * usize::from(self.side);
         let mut transposed = [0u8; MAX_CELLS];
         for cell in 0..n as u8 {

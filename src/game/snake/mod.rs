@@ -18,7 +18,7 @@ use crate::map::{MapError, content_lines};
 use crate::rng::GameRng;
 
 /// Largest board side we accept; cell indices must fit in a `u16`.
-pub const MAX_SIDE: u16 = 200;
+pub(crate) const MAX_SIDE: u16 = 200;
 
 /// A direction of movement. The action of a Snake tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -32,9 +32,9 @@ pub enum Dir {
 
 impl Dir {
     /// All directions, in the fixed order every tie-break uses.
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
 
-    pub fn opposite(self) -> Dir {
+    pub(crate) fn opposite(self) -> Dir {
         match self {
             Dir::Up => Dir::Down,
             Dir::Right => Dir::Left,
@@ -126,7 +126,7 @@ pub struct Config {
 }
 
 /// The default start length when the map does not give one.
-pub const DEFAULT_START_LENGTH: u16 = 3;
+pub(crate) const DEFAULT_START_LENGTH: u16 = 3;
 
 impl SnakeSetup {
     /// An open `width`×`height` board with the default rules.
@@ -339,38 +339,39 @@ fn delta(dir: Dir) -> (i32, i32) {
 }
 
 impl Config {
-    pub fn width(&self) -> u16 {
+    pub(crate) fn width(&self) -> u16 {
         self.width
     }
-    pub fn height(&self) -> u16 {
+    pub(crate) fn height(&self) -> u16 {
         self.height
     }
-    pub fn n_cells(&self) -> usize {
+    pub(crate) fn n_cells(&self) -> usize {
         usize::from(self.width) * usize::from(self.height)
     }
-    pub fn is_wall(&self, cell: u16) -> bool {
+    pub(crate) fn is_wall(&self, cell: u16) -> bool {
         self.walls[usize::from(cell)]
     }
-    pub fn tail_rule(&self) -> TailRule {
+    pub(crate) fn tail_rule(&self) -> TailRule {
         self.tail_rule
     }
-    pub fn stall_limit(&self) -> u32 {
+    pub(crate) fn stall_limit(&self) -> u32 {
         self.stall_limit
     }
-    pub fn max_ticks(&self) -> Option<u32> {
+    pub(crate) fn max_ticks(&self) -> Option<u32> {
         self.max_ticks
     }
-    pub fn start(&self) -> Start {
+    #[cfg(test)]
+    pub(crate) fn start(&self) -> Start {
         self.start
     }
     /// The length of a snake that fills the board.
-    pub fn n_free_cells(&self) -> u32 {
+    pub(crate) fn n_free_cells(&self) -> u32 {
         self.n_free_cells
     }
 
     /// The cell one step from `cell` in `dir`, or `None` off the board. Walls
     /// are not checked.
-    pub fn neighbour(&self, cell: u16, dir: Dir) -> Option<u16> {
+    pub(crate) fn neighbour(&self, cell: u16, dir: Dir) -> Option<u16> {
         let (col, row) = (cell % self.width, cell / self.width);
         match dir {
             Dir::Up if row > 0 => Some(cell - self.width),
@@ -382,7 +383,7 @@ impl Config {
     }
 
     /// A one-line summary of the rules, for reports.
-    pub fn describe_rules(&self) -> String {
+    pub(crate) fn describe_rules(&self) -> String {
         let tail = match self.tail_rule {
             TailRule::Vacates => "head may enter the tail's cell",
             TailRule::Blocks => "head may not enter the tail's cell",
@@ -426,33 +427,34 @@ impl SnakeGame {
         &self.config
     }
     /// The body, head first.
-    pub fn body(&self) -> &VecDeque<u16> {
+    pub(crate) fn body(&self) -> &VecDeque<u16> {
         &self.body
     }
-    pub fn head(&self) -> u16 {
+    pub(crate) fn head(&self) -> u16 {
         self.body[0]
     }
-    pub fn tail(&self) -> u16 {
+    pub(crate) fn tail(&self) -> u16 {
         self.body[self.body.len() - 1]
     }
     pub fn len(&self) -> usize {
         self.body.len()
     }
+    /// Never true: a snake has at least its head.
     pub fn is_empty(&self) -> bool {
         self.body.is_empty()
     }
-    pub fn heading(&self) -> Dir {
+    pub(crate) fn heading(&self) -> Dir {
         self.heading
     }
-    pub fn food(&self) -> Option<u16> {
+    pub(crate) fn food(&self) -> Option<u16> {
         self.food
     }
-    pub fn is_occupied(&self, cell: u16) -> bool {
+    pub(crate) fn is_occupied(&self, cell: u16) -> bool {
         self.occupied[usize::from(cell)]
     }
     /// Ticks since the last meal (or the start): the game stalls when this
     /// reaches [`Config::stall_limit`].
-    pub fn ticks_since_food(&self) -> u32 {
+    pub(crate) fn ticks_since_food(&self) -> u32 {
         self.ticks_since_food
     }
 
