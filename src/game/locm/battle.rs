@@ -1,9 +1,11 @@
 //! The battle rules of LOCM 1.2 on a fixed-size state: two players, hands of
 //! at most 8, two lanes of at most 3 creatures each, runes, mana with the
 //! second player's bonus, card draw and deck-out. Follows the reference Java
-//! referee (see `RULES.md`): where its code and the prose rules differ, the
-//! code wins. No allocation anywhere: the bots copy a [`Battle`] per
-//! candidate action, so it is a plain `Copy` value of a few hundred bytes.
+//! referee, as written out in `docs/locm-rules.md`: where its code and its
+//! prose rules differ, the code wins (that document lists each case, and the
+//! few places where this engine departs from the referee). No allocation
+//! anywhere: the bots copy a [`Battle`] per candidate action, so it is a
+//! plain `Copy` value of a few hundred bytes.
 
 use super::cards::{CardStats, CardTable, Keywords};
 use crate::game::StateHasher;

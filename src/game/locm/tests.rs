@@ -1,4 +1,4 @@
-//! Unit tests of the LOCM rules: item and combat arithmetic from RULES.md
+//! Unit tests of the LOCM rules: item and combat arithmetic from `docs/locm-rules.md`
 //! (the recorded matches never play an item), runes, draw and deck-out,
 //! mana, lanes and Guard, the draft, and the `Game` contract.
 
