@@ -710,7 +710,8 @@ mod tests {
     }
 
     /// The shortest solutions of the original rounds 1–19 (round 5 with the
-    /// drawn flag), from the issue.
+    /// drawn flag), as an independent breadth-first search over the original
+    /// maps found them before they were converted.
     const OPTIMAL: [usize; 19] = [5, 5, 8, 6, 14, 16, 22, 32, 35, 16, 21, 34, 42, 36, 33, 49, 49, 32, 44];
 
     #[test]

@@ -724,8 +724,9 @@ mod tests {
     }
 
     /// One shortest solution per original round, in the original's move
-    /// letters (from the verification beside maps.json; round 5 with the
-    /// drawn flag). Played in our orientation, each must win on its last move.
+    /// letters (found by an independent breadth-first search over the
+    /// original maps before they were converted; round 5 with the drawn
+    /// flag). Played in our orientation, each must win on its last move.
     const ORIGINAL_SOLUTIONS: [&str; 19] = [
         "uuuuu",
         "rrrrr",
@@ -785,7 +786,7 @@ mod tests {
     }
 
     #[test]
-    fn the_issue_example_parses_with_comments_and_zero_holes() {
+    fn comments_after_content_and_zero_holes_parse_and_round_trip() {
         let text = "# comment lines start with '#'\nstart 0 4          # column, row\n...1.\n...51\n...1.\n...1.\n\
                     1113.\n...1.\n";
         let config = level(text);

@@ -79,8 +79,8 @@ impl Baselines {
     }
 }
 
-/// A per-card priority vector (the draft-evolution issue's genome): pick
-/// the card of the triple with the highest priority.
+/// A per-card priority vector, the genome of an evolved drafter: pick the
+/// card of the triple with the highest priority.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Genome {
     /// Indexed by card id - 1.
