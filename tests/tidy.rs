@@ -480,3 +480,48 @@ fn every_file_says_what_it_owns() {
         files.iter().filter(|file| !file.text.starts_with("//!")).map(|file| file.path.as_str()).collect();
     assert!(silent.is_empty(), "files without a leading //! line: {silent:?}");
 }
+
+#[test]
+fn the_repository_refers_to_nothing_its_users_do_not_have() {
+    // Issue trackers, outside folders and machine paths: a user of the
+    // repository has none of them. The patterns are split so that this file
+    // does not match itself.
+    let patterns = [
+        ["issue", " #"].concat(),
+        ["the ", "issue"].concat(),
+        ["../", "shared"].concat(),
+        ["shared/", "locm"].concat(),
+        ["shared/", "slide"].concat(),
+        ["shared/", "seeds"].concat(),
+        ["/wo", "rk/"].concat(),
+        ["/tm", "p/tickbot"].concat(),
+    ];
+    let mut offences = Vec::new();
+    let mut pending = vec![repo_root()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                if !matches!(name.as_str(), "target" | ".git" | "out" | "logs" | "scratch") {
+                    pending.push(path);
+                }
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            if name == "Cargo.lock" {
+                continue;
+            }
+            for (line_no, line) in text.lines().enumerate() {
+                let lower = line.to_lowercase();
+                for pattern in &patterns {
+                    if lower.contains(pattern.as_str()) {
+                        let relative = slash_path(path.strip_prefix(repo_root()).unwrap());
+                        offences.push(format!("{relative}:{}: {pattern:?}", line_no + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(offences.is_empty(), "the repository refers to things its users do not have:\n{}", offences.join("\n"));
+}
