@@ -494,7 +494,7 @@ fn the_repository_refers_to_nothing_its_users_do_not_have() {
         ["shared/", "slide"].concat(),
         ["shared/", "seeds"].concat(),
         ["/wo", "rk/"].concat(),
-        ["/tm", "p/tickbot"].concat(),
+        ["/tm", "p/"].concat(),
     ];
     let mut offences = Vec::new();
     let mut pending = vec![repo_root()];
