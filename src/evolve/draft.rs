@@ -451,6 +451,7 @@ pub(crate) struct Job {
 
 /// Plays a batch of games over threads; the winners' seats in job order,
 /// or `None` if the budget ran out first.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn play_jobs(
     config: &Config,
     battle: BattleBot,
@@ -489,7 +490,7 @@ pub(crate) fn play_jobs(
 /// Labels of the run seed's independent streams.
 const STREAM_GENERATION: u64 = 0x6765_6E65_7261_7469;
 const STREAM_INIT: u64 = 0x696E_6974;
-const STREAM_PROBE: u64 = 0x7072_6F62_65;
+const STREAM_PROBE: u64 = 0x0070_726F_6265;
 const STREAM_BASELINE_DRAFTS: u64 = 0x6261_7365_6C69_6E65;
 /// Sub-streams of a generation's seed.
 const PHASE_RNG: u64 = 0;

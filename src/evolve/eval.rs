@@ -57,10 +57,11 @@ pub struct RunInfo<'a> {
 }
 
 const STREAM_EVAL: u64 = 0x6576_616C;
-const STREAM_CURVE: u64 = 0x6375_7276_65;
+const STREAM_CURVE: u64 = 0x0063_7572_7665;
 
 /// The results of generation `generation` (from 1), whose population is
 /// `population`, against the winner `winner`. `None` if the budget ran out.
+#[allow(clippy::too_many_arguments)]
 pub fn evaluate_generation(
     run: RunInfo<'_>,
     generation: u64,
