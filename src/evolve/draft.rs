@@ -291,26 +291,25 @@ impl DraftEvolutionSettings {
 
     /// The command that starts this run, every setting spelled out.
     pub fn command_line(&self, seed: u64) -> String {
-        let name = |value: &dyn erased_name::Named| value.name();
         let mut line = format!(
             "tickbot evolve draft --seed {seed} --representation {} --merge {} --scheme {} --population {} \
              --generations {} --ts {} --tournament {} --tg {} --sr {} --sg {} --pairing {} --pm {} --wc {} \
              --sigma {} --init {} --battle {} --probe-games {}",
-            name(&self.representation),
-            name(&self.merge),
-            name(&self.scheme),
+            kebab_name(&self.representation),
+            kebab_name(&self.merge),
+            kebab_name(&self.scheme),
             self.population,
             self.generations,
             self.tournament_size,
-            name(&self.tournament),
+            kebab_name(&self.tournament),
             self.tournament_games,
             self.scoring_rounds,
             self.scoring_games,
-            name(&self.pairing),
+            kebab_name(&self.pairing),
             self.mutation,
             self.child_weight,
             self.sigma,
-            name(&self.init),
+            kebab_name(&self.init),
             self.battle,
             self.probe_games,
         );
@@ -327,20 +326,12 @@ impl DraftEvolutionSettings {
     }
 }
 
-/// The kebab-case names the settings' enums have on the command line and
-/// in checkpoints (their serde names).
-mod erased_name {
-    pub(super) trait Named {
-        fn name(&self) -> String;
-    }
-
-    impl<T: serde::Serialize> Named for T {
-        fn name(&self) -> String {
-            match serde_json::to_value(self) {
-                Ok(serde_json::Value::String(name)) => name,
-                _ => String::new(),
-            }
-        }
+/// The kebab-case name a settings enum has on the command line and in
+/// checkpoints (its serde name).
+fn kebab_name(value: &impl Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
     }
 }
 
