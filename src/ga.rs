@@ -15,7 +15,7 @@
 //!
 //! The operators below the engine also serve loops of their own (the LOCM
 //! draft evolution, whose fitness comes from games between members):
-//! uniform and order crossover, roulette-wheel selection, uniform and
+//! uniform, order and linear order crossover, roulette-wheel selection, uniform and
 //! normal draws from a [`GameRng`].
 //!
 //! The engine reuses its genomes' storage from one generation to the next
@@ -515,6 +515,46 @@ pub(crate) fn order_crossover(a: &[u8], b: &[u8], rng: &mut GameRng, is_taken: &
     }
 }
 
+/// Linear order crossover (LOX; Falkenauer and Bouffouix, 1991) of two
+/// permutations, one child: the child keeps `a`'s genes between two cut
+/// points drawn uniformly (`i <= j`), and the other places, left to right,
+/// take the remaining genes in the order they appear in `b` from its front.
+/// Unlike [`order_crossover`], which starts both at the second cut and
+/// wraps around (right for cyclic tours), it keeps `b`'s front genes near
+/// the front: what matters when the permutation is a ranking.
+pub(crate) fn linear_order_crossover(
+    a: &[u8],
+    b: &[u8],
+    rng: &mut GameRng,
+    is_taken: &mut Vec<bool>,
+    child: &mut Vec<u8>,
+) {
+    debug_assert_eq!(a.len(), b.len());
+    let len = a.len();
+    child.clear();
+    child.extend_from_slice(a);
+    if len < 2 {
+        return;
+    }
+    let mut i = rng.below(len as u32 + 1) as usize;
+    let mut j = rng.below(len as u32 + 1) as usize;
+    if i > j {
+        std::mem::swap(&mut i, &mut j);
+    }
+    is_taken.clear();
+    is_taken.resize(256, false);
+    for &gene in &a[i..j] {
+        is_taken[usize::from(gene)] = true;
+    }
+    let mut places = (0..i).chain(j..len);
+    for &gene in b {
+        if !is_taken[usize::from(gene)] {
+            let place = places.next().expect("as many free places as genes left");
+            child[place] = gene;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -722,6 +762,29 @@ mod tests {
             child == [23, 12, 4, 5, 125, 78, 3]
         });
         assert!(found, "cuts 1..4 must give [23, 12, 4, 5, 125, 78, 3]");
+    }
+
+    #[test]
+    fn linear_order_crossover_fills_from_the_front_in_the_other_parents_order() {
+        let mut rng = GameRng::from_seed(5);
+        let (mut taken, mut child) = (Vec::new(), Vec::new());
+        let a: Vec<u8> = (1..=30).collect();
+        let b: Vec<u8> = (1..=30).rev().collect();
+        for _ in 0..300 {
+            linear_order_crossover(&a, &b, &mut rng, &mut taken, &mut child);
+            let mut sorted = child.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, a, "not a permutation: {child:?}");
+        }
+        // Cuts 1..4 keep a's 12, 4, 5; places 0, 4, 5, 6 take the rest in
+        // b's order from its front: 125, 78, 3, 23.
+        let a = [23, 12, 4, 5, 78, 3, 125];
+        let b = [125, 78, 3, 23, 4, 12, 5];
+        let found = (0..500).any(|_| {
+            linear_order_crossover(&a, &b, &mut rng, &mut taken, &mut child);
+            child == [125, 12, 4, 5, 78, 3, 23]
+        });
+        assert!(found, "cuts 1..4 must give [125, 12, 4, 5, 78, 3, 23]");
     }
 
     #[test]

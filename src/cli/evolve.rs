@@ -21,7 +21,7 @@ use serde::Serialize;
 use tickbot::evolve::chart::eval_chart;
 use tickbot::evolve::draft::{
     Checkpoint, DraftEvolution, DraftEvolutionSettings, GenerationReport, Init, MergeScope, Pairing, Representation,
-    Scheme, Tournament,
+    Scheme, SequenceCrossover, Tournament,
 };
 use tickbot::evolve::eval::{EvalRow, EvalSettings, RunInfo, evaluate_generation};
 use tickbot::game::locm::Config;
@@ -39,6 +39,16 @@ pub enum RepresentationArg {
     PriorityGauss,
     /// A permutation of card ids; order crossover, swap mutation; refill merge.
     Sequence,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SequenceCrossoverArg {
+    /// Order crossover as the write-up names it: free places filled from the second cut,
+    /// wrapping around.
+    Ox1,
+    /// Linear order crossover (ours): free places filled from the front, keeping a
+    /// ranking's head at the head.
+    Linear,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -99,6 +109,9 @@ pub struct EvolveDraft {
     pub seed: u64,
     #[arg(long, value_enum, default_value = "priority-gauss", group = "settings")]
     pub representation: RepresentationArg,
+    /// The crossover of --representation sequence.
+    #[arg(long, value_enum, default_value = "linear", group = "settings")]
+    pub sequence_crossover: SequenceCrossoverArg,
     #[arg(long, value_enum, default_value = "active", group = "settings")]
     pub merge: MergeArg,
     #[arg(long, value_enum, default_value = "active-genes", group = "settings")]
@@ -170,6 +183,10 @@ impl EvolveDraft {
                 RepresentationArg::Priority => Representation::Priority,
                 RepresentationArg::PriorityGauss => Representation::PriorityGauss,
                 RepresentationArg::Sequence => Representation::Sequence,
+            },
+            sequence_crossover: match self.sequence_crossover {
+                SequenceCrossoverArg::Ox1 => SequenceCrossover::Ox1,
+                SequenceCrossoverArg::Linear => SequenceCrossover::Linear,
             },
             merge: match self.merge {
                 MergeArg::Active => MergeScope::Active,

@@ -25,12 +25,19 @@
 //! into the parent), `priority-gauss` (the same with Gaussian mutation of
 //! width `sigma`; the merge sets active genes to `wc`·child + (1−`wc`)·parent)
 //! and `sequence` (a permutation of card ids, the card nearest the front is
-//! picked; order crossover, swap mutation; the merge refills the parent's
+//! picked; order crossover, swap mutation (each place swapped with a random
+//! one with probability `pm`); the merge refills the parent's
 //! slots that hold active cards in the child's order). `--merge all` merges
 //! every gene instead of the active ones. The `baseline` scheme has no
 //! active genes: every generation plays on one fixed set of drafts, and the
 //! next population is the best `elites` parents and the best children
 //! (whole genomes, no merge).
+//!
+//! Ours, not the write-up's: the sequence's default crossover is linear
+//! order crossover, which fills from the front; the write-up's OX1
+//! (`--sequence-crossover ox1`) fills from the second cut, wrapping around,
+//! which moves the other parent's best-ranked cards behind its worst and
+//! kept our sequence runs from learning at all.
 //!
 //! Choices that are ours where the write-up leaves them open: children start
 //! with no games (so the first scoring round pairs them in the order they
@@ -59,7 +66,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::ga::{
-    distinct_indices, happens, order_crossover, roulette_wheel, standard_normal, uniform_crossover, unit_interval,
+    distinct_indices, happens, linear_order_crossover, order_crossover, roulette_wheel, standard_normal,
+    uniform_crossover, unit_interval,
 };
 use crate::game::Game;
 use crate::game::locm::baselines::{DraftBot, Genome};
@@ -80,6 +88,18 @@ pub enum Representation {
     PriorityGauss,
     /// A permutation of card ids; swap mutation; the refill merge.
     Sequence,
+}
+
+/// How two sequences are crossed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SequenceCrossover {
+    /// Order crossover (OX1), as the write-up names it: the other parent's
+    /// genes fill the free places from the second cut on, wrapping around.
+    Ox1,
+    /// Linear order crossover (ours, the default): they fill the free
+    /// places from the front, so a ranking's head stays at the head.
+    Linear,
 }
 
 /// Which genes a merge touches.
@@ -139,6 +159,8 @@ pub enum Init {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DraftEvolutionSettings {
     pub representation: Representation,
+    /// The crossover of [`Representation::Sequence`].
+    pub sequence_crossover: SequenceCrossover,
     pub merge: MergeScope,
     pub scheme: Scheme,
     /// P.
@@ -182,6 +204,7 @@ impl Default for DraftEvolutionSettings {
     fn default() -> DraftEvolutionSettings {
         DraftEvolutionSettings {
             representation: Representation::PriorityGauss,
+            sequence_crossover: SequenceCrossover::Linear,
             merge: MergeScope::Active,
             scheme: Scheme::ActiveGenes,
             population: 100,
@@ -313,6 +336,9 @@ impl DraftEvolutionSettings {
             self.battle,
             self.probe_games,
         );
+        if self.representation == Representation::Sequence {
+            let _ = write!(line, " --sequence-crossover {}", kebab_name(&self.sequence_crossover));
+        }
         if self.init != Init::Zero {
             let _ = write!(line, " --init-games {}", self.init_games);
         }
@@ -946,7 +972,10 @@ impl DraftEvolution {
                     }
                     (Genes::Order(a), Genes::Order(b)) => {
                         let mut child = Vec::with_capacity(a.len());
-                        order_crossover(a, b, rng, &mut taken, &mut child);
+                        match self.settings.sequence_crossover {
+                            SequenceCrossover::Ox1 => order_crossover(a, b, rng, &mut taken, &mut child),
+                            SequenceCrossover::Linear => linear_order_crossover(a, b, rng, &mut taken, &mut child),
+                        }
                         for place in 0..child.len() {
                             if happens(self.settings.mutation, rng) {
                                 let other = rng.below(child.len() as u32) as usize;
@@ -1178,6 +1207,11 @@ mod tests {
             small(),
             DraftEvolutionSettings { representation: Representation::Priority, ..small() },
             DraftEvolutionSettings { representation: Representation::Sequence, ..small() },
+            DraftEvolutionSettings {
+                representation: Representation::Sequence,
+                sequence_crossover: SequenceCrossover::Ox1,
+                ..small()
+            },
             DraftEvolutionSettings { merge: MergeScope::All, ..small() },
             DraftEvolutionSettings { scheme: Scheme::Baseline, elites: 2, baseline_drafts: 3, ..small() },
             DraftEvolutionSettings { tournament: Tournament::Knockout, pairing: Pairing::FirstLast, ..small() },
