@@ -275,14 +275,18 @@ impl SlideArgs {
                 None => "built again on every run, as nothing is cached".to_string(),
             };
             let tables = if loaded.missing() == 1 { "1 table" } else { &format!("{} tables", loaded.missing()) };
+            let states = if states >= 1_000_000 {
+                format!("{:.1} million", states as f64 / 1e6)
+            } else {
+                states.to_string()
+            };
             eprintln!(
                 "building pattern databases {} for the {side}×{side} puzzle: {tables}, a breadth-first search over \
-                 {:.1} million states ({reuse})",
+                 {states} states ({reuse})",
                 partition.name(),
-                states as f64 / 1e6,
             );
         }
-        let progress = Progress::default();
+        let progress = Progress::with_total(loaded.missing_states());
         let built = {
             let _bar = progress_bar(&format!("pattern databases {} (states)", partition.name()), &progress);
             loaded.build(&interrupt_budget(), &progress)
