@@ -263,16 +263,19 @@ mod tests {
     #[test]
     fn the_cache_is_built_once_then_loaded_and_a_corrupt_file_is_rebuilt() {
         let dir = tempfile::TempDir::new().unwrap();
-        let (first, report) = load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
+        let (first, report) =
+            load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built), (0, 2));
-        let (second, report) = load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
+        let (second, report) =
+            load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built), (2, 0));
         assert_eq!(first.groups(), second.groups());
         let path = dir.path().join(file_name(Partition::P44, &[1, 2, 3, 4]));
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[100] ^= 0xFF;
         std::fs::write(&path, bytes).unwrap();
-        let (third, report) = load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
+        let (third, report) =
+            load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built, report.corrupt), (1, 1, vec![path.clone()]));
         assert_eq!(first.groups(), third.groups());
         assert_eq!(std::fs::read(&path).unwrap(), encode(&first.groups()[0], true), "rewritten whole");

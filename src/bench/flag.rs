@@ -219,7 +219,7 @@ pub fn bench_flag_exact(
         no_solution: per_map.iter().filter(|map| map.verdict == "no solution").count(),
         timeout: per_map.iter().filter(|map| map.verdict == "timeout").count(),
         limit_ms: limit.as_secs_f64() * 1000.0,
-        total_ms: times.iter().sum(),
+        total_ms: times.iter().fold(0.0, |total, ms| total + ms),
         median_ms: stats::median(&times).unwrap_or(0.0),
         max_ms: times.iter().copied().fold(0.0, f64::max),
         per_map,

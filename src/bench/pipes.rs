@@ -90,11 +90,8 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
             let game = PipesGame::new(&puzzle.config, 0);
             let mut planner = make_planner();
             let started = Instant::now();
-            let decision = if game.status() == Status::Running {
-                Some(planner.next_action(&game, budget))
-            } else {
-                None
-            };
+            let decision =
+                if game.status() == Status::Running { Some(planner.next_action(&game, budget)) } else { None };
             times.push(started.elapsed().as_secs_f64() * 1000.0);
             last = Some((game, planner, decision));
             if cancelled() {

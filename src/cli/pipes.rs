@@ -18,8 +18,8 @@ use tickbot::progress::Progress;
 
 use super::common::{PlayArgs, RunOptions, parse_size};
 use crate::runner::{
-    Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json, progress_bar,
-    run_many,
+    Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
+    progress_bar, run_many,
 };
 
 /// The bundled default puzzle, so `tickbot run pipes` works from any directory.
@@ -181,7 +181,10 @@ fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
     }
     let mut puzzles = Vec::new();
     for file in files {
-        puzzles.push(BenchPuzzle { name: file.display().to_string(), config: read_puzzle(&file).exit_code(Exit::BadInput)? });
+        puzzles.push(BenchPuzzle {
+            name: file.display().to_string(),
+            config: read_puzzle(&file).exit_code(Exit::BadInput)?,
+        });
     }
     let budget = interrupt_budget();
     for &(width, height) in &args.generate {

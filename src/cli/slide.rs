@@ -275,11 +275,8 @@ impl SlideArgs {
                 None => "built again on every run, as nothing is cached".to_string(),
             };
             let tables = if loaded.missing() == 1 { "1 table" } else { &format!("{} tables", loaded.missing()) };
-            let states = if states >= 1_000_000 {
-                format!("{:.1} million", states as f64 / 1e6)
-            } else {
-                states.to_string()
-            };
+            let states =
+                if states >= 1_000_000 { format!("{:.1} million", states as f64 / 1e6) } else { states.to_string() };
             eprintln!(
                 "building pattern databases {} for the {side}×{side} puzzle: {tables}, a breadth-first search over \
                  {states} states ({reuse})",
@@ -450,7 +447,8 @@ fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> Result<Vec<SlideCase
             Some(tables) => {
                 let fixed = SlideGame::new(&config, 0);
                 // Only Ctrl-C stops a search without a deadline.
-                let (moves, _) = IdaStar::new(Arc::clone(tables)).solve_game(&fixed, &budget).map_err(|_| stopped(index))?;
+                let (moves, _) =
+                    IdaStar::new(Arc::clone(tables)).solve_game(&fixed, &budget).map_err(|_| stopped(index))?;
                 Some(moves.len() as u32)
             }
             None => None,

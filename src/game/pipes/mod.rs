@@ -279,7 +279,11 @@ impl Puzzle {
                 return Err(MapError::at(header_line, 0, format!("{what} {word:?} is not a number: {HEADER_HELP}")));
             }
             word.parse::<u16>().map_err(|_| {
-                MapError::at(header_line, 0, format!("{what} {word} is too large: a board's sides are at most {MAX_SIDE}"))
+                MapError::at(
+                    header_line,
+                    0,
+                    format!("{what} {word} is too large: a board's sides are at most {MAX_SIDE}"),
+                )
             })
         };
         let (width, height) = (number(width, "width")?, number(height, "height")?);
