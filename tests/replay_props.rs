@@ -1,17 +1,22 @@
 //! Record -> verify as properties over many seeds, and the decoder's
 //! behaviour on damaged input: a changed action is caught at its tick, a
-//! truncated file reports its last whole tick, and no input bytes panic.
+//! truncated file reports its last whole tick, no input bytes panic, hostile
+//! headers of every game are refused or replayed cleanly, and `replay show`
+//! reports an unplayable action as `replay verify` does.
 
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
+use predicates::prelude::*;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
+use tempfile::TempDir;
 use tickbot::game::Game;
 use tickbot::game::snake::SnakeGame;
-use tickbot::replay::{self, Replay, ReplayError};
+use tickbot::replay::{self, RenderError, Replay, ReplayError};
 
 use crate::golden::Wire;
-use crate::support::{chuyangliu, open_board, record_snake, replay_files, repo_path};
+use crate::support::{chuyangliu, open_board, record_snake, replay_files, repo_path, tickbot};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
@@ -49,7 +54,7 @@ proptest! {
         with_magic.extend_from_slice(&bytes);
         if let Ok(replay) = replay::decode_partial(&with_magic) {
             let _ = replay::verify(&replay);
-            let _ = replay::render_all(&replay);
+            let _ = replay::render_each(&replay, &mut |_, _| ControlFlow::Continue(()));
         }
     }
 
@@ -171,10 +176,16 @@ fn check_hostile(bytes: &[u8]) -> Result<Option<Result<replay::Reproduced, repla
     prop_assert_eq!(&replay::verify(&decoded), &verified);
     let ticks = decoded.frames.len() as u32;
     let last = replay::render_at(&decoded, ticks);
-    let all = replay::render_all(&decoded);
+    let mut boards = 0;
+    let all = replay::render_each(&decoded, &mut |tick, _| {
+        assert_eq!(tick, boards, "boards come in tick order");
+        boards += 1;
+        ControlFlow::Continue(())
+    });
     if verified.is_ok() {
         prop_assert!(last.is_ok(), "verifies but does not render: {last:?}");
-        prop_assert_eq!(all.map(|boards| boards.len()).ok(), Some(decoded.frames.len() + 1));
+        prop_assert!(all.is_ok(), "verifies but does not render: {all:?}");
+        prop_assert_eq!(boards as usize, decoded.frames.len() + 1);
     }
     Ok(Some(verified))
 }
@@ -400,5 +411,54 @@ fn headers_of_huge_boards_are_refused() {
                 GAMES[usize::from(game)]
             );
         }
+    }
+}
+
+/// `replay show` through the binary on a replay whose action at one tick
+/// cannot be played there (illegal at that point, or a code no action has):
+/// `--tick` at or after it and `--all` both exit 1, as `replay verify` does,
+/// and `--all` prints every board up to that tick first.
+#[test]
+fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
+    let dir = TempDir::new().unwrap();
+    let golden = replay::decode(&std::fs::read(repo_path("replays/slide-writeup-astar.tbr")).unwrap()).unwrap();
+    // The first tick where some other move of the blank would leave the board.
+    let (index, illegal) = (0..golden.frames.len())
+        .find_map(|index| {
+            (0..4).find_map(|code| {
+                let mut damaged = golden.clone();
+                damaged.frames[index].action = code;
+                matches!(replay::render_at(&damaged, index as u32 + 1), Err(RenderError::Diverged(_)))
+                    .then_some((index, code))
+            })
+        })
+        .expect("a corner the blank cannot leave through");
+    let tick = index as u32 + 1;
+    for (name, code) in [("illegal.tbr", illegal), ("unknown.tbr", 99)] {
+        let mut damaged = golden.clone();
+        damaged.frames[index].action = code;
+        std::fs::write(dir.path().join(name), replay::encode_to_vec(&damaged).unwrap()).unwrap();
+        let before = replay::render_at(&damaged, tick - 1).unwrap();
+        let why =
+            if code == 99 { "action code 99 is not a slide action".to_string() } else { format!("at tick {tick}") };
+        for tick in [tick.to_string(), (tick + 1).to_string()] {
+            tickbot(dir.path())
+                .args(["replay", "show", name, "--tick", &tick])
+                .assert()
+                .code(1)
+                .stderr(predicate::str::contains(&why));
+        }
+        tickbot(dir.path())
+            .args(["replay", "show", name, "--tick", &(tick - 1).to_string()])
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with(before.clone()));
+        tickbot(dir.path())
+            .args(["replay", "show", name, "--all"])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::ends_with(before))
+            .stderr(predicate::str::contains(&why));
+        tickbot(dir.path()).args(["replay", "verify", name]).assert().code(1);
     }
 }
