@@ -11,8 +11,8 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use tempfile::TempDir;
-use tickbot::game::Game;
 use tickbot::game::snake::SnakeGame;
+use tickbot::game::{Game, GameVisitor, Status};
 use tickbot::replay::{self, RenderError, Replay, ReplayError};
 
 use crate::golden::Wire;
@@ -170,6 +170,9 @@ fn golden_frames(game: &str) -> &'static [u8] {
 /// verifies the same way twice, and renders wherever it verifies.
 fn check_hostile(bytes: &[u8]) -> Result<Option<Result<replay::Reproduced, replay::Divergence>>, TestCaseError> {
     let Ok(decoded) = replay::decode_partial(bytes) else { return Ok(None) };
+    // What `replay show` prints about the game, and what a planner would
+    // ask of its start, work on any header that decodes.
+    decoded.header.game.visit(Inspect);
     let verified = replay::verify(&decoded);
     let again = replay::encode_to_vec(&decoded).unwrap();
     prop_assert_eq!(&replay::decode_partial(&again).unwrap(), &decoded, "re-encoding changed the replay");
@@ -188,6 +191,22 @@ fn check_hostile(bytes: &[u8]) -> Result<Option<Result<replay::Reproduced, repla
         prop_assert_eq!(boards as usize, decoded.frames.len() + 1);
     }
     Ok(Some(verified))
+}
+
+/// Describes a game and asks its start state what `replay show` and a
+/// planner would.
+struct Inspect;
+
+impl GameVisitor for Inspect {
+    type Output = ();
+    fn visit<G: Game>(self, config: &G::Config) {
+        assert!(!G::describe(config).is_empty());
+        let game = G::new(config, 1);
+        let mut actions = Vec::new();
+        game.legal_actions(&mut actions);
+        assert_eq!(actions.is_empty(), game.status() != Status::Running, "legal actions exactly while running");
+        assert_eq!(game.tick(), 0);
+    }
 }
 
 /// One change to a header's bytes.
