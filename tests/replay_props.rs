@@ -351,7 +351,8 @@ fn hostile_game(game: u8, numbers: &[u64], bytes: &[u8], hostile: &[bool]) -> Ve
 const GAMES: [&str; 5] = ["snake", "flag", "slide", "pipes", "locm"];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    // A case takes well under a millisecond: many cases, little test time.
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     /// Golden headers with a few bytes changed, inserted or deleted: decoding
     /// and verification stay clean, and a header that still decodes to the
