@@ -481,4 +481,9 @@ fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
             .stderr(predicate::str::contains(&why));
         tickbot(dir.path()).args(["replay", "verify", name]).assert().code(1);
     }
+    tickbot(dir.path())
+        .args(["replay", "show", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("for `--tick` at or after that tick and for `--all`"));
 }
