@@ -417,8 +417,11 @@ pub struct Config {
     grid: Grid,
     source: u32,
     tiles: Vec<u8>,
-    /// The episode cap: no plan needs more than one move per tile, so a game
-    /// still unsolved after four moves per tile is stalled.
+    /// The episode cap: a game still unsolved after four moves per tile, or
+    /// after as many moves as the board has orientations less one if that
+    /// is more, is stalled. One move per tile is enough to solve; the second
+    /// bound lets the write-up's searches play their whole search path,
+    /// which never visits a state twice.
     max_ticks: u32,
 }
 
@@ -443,7 +446,11 @@ impl TryFrom<PipesSetup> for Config {
             )));
         }
         let source = u32::from(source_row) * u32::from(width) + u32::from(source_col);
-        let max_ticks = 4 * grid.n_tiles() as u32;
+        let orientations = tiles.iter().fold(1u64, |product, &mask| {
+            let period = (1..=4).find(|&turns| rotate_by(mask, turns) == mask).unwrap_or(4);
+            product.saturating_mul(u64::from(period))
+        });
+        let max_ticks = (4 * grid.n_tiles() as u32).max(u32::try_from(orientations - 1).unwrap_or(u32::MAX));
         Ok(Config { grid, source, tiles, max_ticks })
     }
 }
@@ -781,13 +788,12 @@ mod tests {
         assert!(matches!(PipesGame::new(&solved, 0).status(), Status::Over(Outcome { kind: OutcomeKind::Won, .. })));
         let config = config("2 1 nowrap 0 0\n82\n");
         let mut game = PipesGame::new(&config, 0);
-        for _ in 0..config.max_ticks() {
+        // Two dead ends have 16 orientations: the cap is 15 moves, not 4 × 2.
+        assert_eq!(config.max_ticks(), 15);
+        for tick in 0..config.max_ticks() {
             assert_eq!(game.status(), Status::Running);
-            game.step(Rotate { tile: 0, turn: Turn::Clockwise }).unwrap();
-            game.step(Rotate { tile: 0, turn: Turn::Anticlockwise }).unwrap();
-            if game.tick() >= config.max_ticks() {
-                break;
-            }
+            let turn = if tick % 2 == 0 { Turn::Clockwise } else { Turn::Anticlockwise };
+            game.step(Rotate { tile: 0, turn }).unwrap();
         }
         assert!(matches!(game.status(), Status::Over(Outcome { kind: OutcomeKind::Stalled, .. })));
     }
