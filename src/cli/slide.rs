@@ -200,7 +200,7 @@ pub enum SlidePlanner {
     /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
     #[default]
     Idastar,
-    /// The 2020 write-up's genetic algorithm (not optimal).
+    /// A genetic algorithm from a 2020 write-up: ours, or its own with --write-up (not optimal).
     Ga,
 }
 

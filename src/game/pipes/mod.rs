@@ -10,8 +10,9 @@
 //! puzzle is fixed by the file, so the seed is ignored.
 //!
 //! The planners live beside the rules because they know them: `solve`
-//! (constraint propagation and backtracking), `dfs` and `astar` (the
-//! write-up's searches, on boards of at most 64 tiles), and the generator.
+//! (constraint propagation and backtracking), `dfs` and `astar` (searches
+//! from the write-up, ours or its own, on boards of at most 64 tiles), and
+//! the generator.
 
 pub mod astar;
 pub mod dfs;
