@@ -237,7 +237,11 @@ pub(crate) fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), F
     Ok(())
 }
 
-/// A puzzle as a file or the generator describes it, unvalidated.
+/// A puzzle as a file, the generator or a replay header describes it,
+/// unvalidated. [`Config::try_from`] validates it.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PipesSetup {
     pub width: u16,
