@@ -341,24 +341,36 @@ fn sort_policies(policies: &mut [Policy]) {
     policies.sort_by(|a, b| a.value.total_cmp(&b.value).then_with(|| a.genes.cmp(&b.genes)));
 }
 
+/// Storage the write-up's generations reuse, so that a generation allocates
+/// nothing once the first ones have run.
+#[derive(Debug, Default)]
+struct Spare {
+    policies: Vec<Policy>,
+    partners: Vec<usize>,
+}
+
 /// The post's `hybrid`: the best `hybrid_rate`% each cross with a random
 /// partner into one child, appended; sorted and cut to `policy_limit`.
-fn hybrid(round: &Round, policies: &mut Vec<Policy>, rng: &mut GameRng) {
+fn hybrid(round: &Round, policies: &mut Vec<Policy>, spare: &mut Spare, rng: &mut GameRng) {
     let params = round.params;
     let len = policies.len();
     let crossed = round_half_even_percent(len * params.hybrid_rate as usize).min(len);
     // As the post: all partners first (`np.random.choice`), then the cuts.
-    let partners: Vec<usize> = (0..crossed).map(|_| rng.below(len as u32) as usize).collect();
-    for (index, &partner) in partners.iter().enumerate() {
+    spare.partners.clear();
+    spare.partners.extend((0..crossed).map(|_| rng.below(len as u32) as usize));
+    for (index, &partner) in spare.partners.iter().enumerate() {
         let cut = 1 + rng.below(params.move_count as u32 - 2) as usize;
-        let mut genes = Vec::with_capacity(params.move_count);
-        genes.extend_from_slice(&policies[index].genes[..cut]);
-        genes.extend_from_slice(&policies[partner].genes[cut..]);
-        let value = round.fitness(&genes);
-        policies.push(Policy { genes, value });
+        let mut child = spare.policies.pop().unwrap_or_else(|| Policy { genes: Vec::new(), value: 0.0 });
+        child.genes.clear();
+        child.genes.extend_from_slice(&policies[index].genes[..cut]);
+        child.genes.extend_from_slice(&policies[partner].genes[cut..]);
+        child.value = round.fitness(&child.genes);
+        policies.push(child);
     }
     sort_policies(policies);
-    policies.truncate(params.policy_limit);
+    if policies.len() > params.policy_limit {
+        spare.policies.extend(policies.drain(params.policy_limit..));
+    }
 }
 
 /// The post's `mutate`: each policy, with probability `mutate_rate`%, gets
@@ -421,6 +433,7 @@ fn solve_write_up(
     let mut rng = GameRng::from_seed(rng_seed);
     let mut prefix: Vec<u8> = Vec::new();
     let mut result = GaResult { moves: None, generations: 0, rounds: 0, evaluations: 0 };
+    let mut spare = Spare::default();
     for _ in 0..params.max_rounds {
         result.rounds += 1;
         let mut policies: Vec<Policy> = (0..params.policy_limit)
@@ -437,7 +450,7 @@ fn solve_write_up(
             if let Some(error) = budget.exhausted() {
                 return Err(error);
             }
-            hybrid(&round, &mut policies, &mut rng);
+            hybrid(&round, &mut policies, &mut spare, &mut rng);
             mutate(&round, &mut policies, &mut rng);
             generation += 1;
         }
@@ -639,7 +652,7 @@ mod tests {
             .collect();
         sort_policies(&mut policies);
         let parents = policies.clone();
-        hybrid(&round, &mut policies, &mut rng);
+        hybrid(&round, &mut policies, &mut Spare::default(), &mut rng);
         assert_eq!(policies.len(), 13, "3 of 10 crossed, one child each");
         for parent in &parents {
             assert!(policies.iter().any(|policy| policy.genes == parent.genes), "a parent was overwritten");
