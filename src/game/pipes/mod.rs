@@ -422,6 +422,11 @@ impl PipesSetup {
     }
 }
 
+/// The longest search path the episode cap makes room for: far more than
+/// the write-up's searches expand within their default budget of 2,000,000
+/// states, and small enough that a game on a large board still ends.
+pub const MAX_SEARCH_PATH: u32 = 1 << 24;
+
 /// A validated puzzle. Only [`Config::try_from`] builds one, so a `Config`
 /// always describes a playable game (though not always a solvable one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -434,7 +439,8 @@ pub struct Config {
     /// after as many moves as the board has orientations less one if that
     /// is more, is stalled. One move per tile is enough to solve; the second
     /// bound lets the write-up's searches play their whole search path,
-    /// which never visits a state twice.
+    /// which never visits a state twice. That bound is itself capped at
+    /// [`MAX_SEARCH_PATH`] moves, so large boards keep a finite episode.
     max_ticks: u32,
 }
 
@@ -463,7 +469,8 @@ impl TryFrom<PipesSetup> for Config {
             let period = (1..=4).find(|&turns| rotate_by(mask, turns) == mask).unwrap_or(4);
             product.saturating_mul(u64::from(period))
         });
-        let max_ticks = (4 * grid.n_tiles() as u32).max(u32::try_from(orientations - 1).unwrap_or(u32::MAX));
+        let search_path = (orientations - 1).min(u64::from(MAX_SEARCH_PATH)) as u32;
+        let max_ticks = (4 * grid.n_tiles() as u32).max(search_path);
         Ok(Config { grid, source, tiles, max_ticks })
     }
 }
