@@ -11,7 +11,7 @@ use gif::{DisposalMethod, Encoder, Frame, Repeat};
 use crate::game::picture::Colour;
 use crate::view::layout::Layout;
 use crate::view::raster::Canvas;
-use crate::view::{RenderOptions, TickView, ViewError, status_line, tick_line};
+use crate::view::{RenderOptions, TickView, ViewError};
 
 /// The last frame is held at least this long (hundredths of a second).
 const HOLD_LAST: u16 = 200;
@@ -56,9 +56,7 @@ impl super::Encoder for GifMovie<'_> {
             encoder.set_repeat(Repeat::Infinite).map_err(encoding_error)?;
             self.encoder = Some(encoder);
         }
-        let mut canvas = Canvas::new(&layout, Colour::Paper);
-        let (first, second) = (tick_line(view, self.last_tick), status_line(view));
-        canvas.draw(&layout, picture, [&first, &second]);
+        let canvas = Canvas::for_tick(&layout, view, self.last_tick);
         let (left, top, width, height) = match &self.previous {
             None => (0, 0, canvas.width, canvas.height),
             // An unchanged frame is still a frame (one pixel), so the GIF
@@ -70,14 +68,16 @@ impl super::Encoder for GifMovie<'_> {
             let start = (row * canvas.width + left) as usize;
             buffer.extend_from_slice(&canvas.pixels[start..start + width as usize]);
         }
-        let mut frame = Frame::default();
-        frame.left = left as u16;
-        frame.top = top as u16;
-        frame.width = width as u16;
-        frame.height = height as u16;
-        frame.buffer = Cow::Owned(buffer);
-        frame.dispose = DisposalMethod::Keep;
-        frame.delay = if view.tick == self.last_tick { self.delay.max(HOLD_LAST) } else { self.delay };
+        let frame = Frame {
+            left: left as u16,
+            top: top as u16,
+            width: width as u16,
+            height: height as u16,
+            buffer: Cow::Owned(buffer),
+            dispose: DisposalMethod::Keep,
+            delay: if view.tick == self.last_tick { self.delay.max(HOLD_LAST) } else { self.delay },
+            ..Frame::default()
+        };
         let encoder = self.encoder.as_mut().expect("started above");
         encoder.write_frame(&frame).map_err(encoding_error)?;
         self.previous = Some(canvas);

@@ -15,6 +15,7 @@ use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
 
 use crate::game::picture::{Colour, DOWN, LEFT, Mark, Picture, RIGHT, Tile, UP};
 use crate::view::layout::{Font, Layout, label_extent};
+use crate::view::{TickView, status_line, tick_line};
 
 /// A picture in palette indices, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,6 +76,17 @@ impl Canvas {
         let mut ink = Ink { canvas: self, colour };
         let Ok(_) = Text::with_text_style(text, Point::new(x, y), MonoTextStyle::new(mono, BinaryColor::On), style)
             .draw(&mut ink);
+    }
+
+    /// The frame of one tick as the GIF shows it: its picture under a
+    /// caption naming the tick (of `last_tick`), the action and the status.
+    pub fn for_tick(layout: &Layout, view: &TickView, last_tick: u32) -> Canvas {
+        let mut canvas = Canvas::new(layout, Colour::Paper);
+        if let Some(picture) = &view.picture {
+            let (first, second) = (tick_line(view, last_tick), status_line(view));
+            canvas.draw(layout, picture, [&first, &second]);
+        }
+        canvas
     }
 
     /// Draws `picture` with its two caption lines, as `layout` places it.

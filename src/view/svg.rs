@@ -101,11 +101,11 @@ impl super::Encoder for SvgAnimation<'_> {
             let (x, y) = layout.tile_origin(index);
             let _ = write!(text, "<use href=\"#t{id}\" x=\"{x}\" y=\"{y}\"/>");
         }
-        let _ = write!(
+        let _ = writeln!(
             text,
             "<rect width=\"{}\" height=\"{CAPTION_HEIGHT}\" fill=\"{}\"/>\
              <text x=\"4\" y=\"14\" font-size=\"12\" fill=\"{ink}\">{}</text>\
-             <text x=\"4\" y=\"28\" font-size=\"12\" fill=\"{ink}\">{}</text></g>\n",
+             <text x=\"4\" y=\"28\" font-size=\"12\" fill=\"{ink}\">{}</text></g>",
             layout.width,
             Colour::Paper.hex(),
             escape(&tick_line(view, self.last_tick)),
