@@ -170,6 +170,10 @@ pub struct Picture {
     pub tile_height: u16,
     /// The width of bands, in percent of the tile's smaller side.
     pub link_width: u8,
+    /// The labels are sized for this many lines of this many characters:
+    /// one size for every tile of the game, so text does not jump about.
+    pub label_lines: u8,
+    pub label_chars: u8,
     /// Row-major, `columns * rows` tiles.
     pub tiles: Vec<Tile>,
     pub caption: String,
@@ -179,7 +183,17 @@ impl Picture {
     /// A picture of `columns` × `rows` tiles of `fill`.
     pub fn new(columns: u16, rows: u16, tile_width: u16, tile_height: u16, fill: Tile) -> Picture {
         let tiles = vec![fill; usize::from(columns) * usize::from(rows)];
-        Picture { columns, rows, tile_width, tile_height, link_width: 50, tiles, caption: String::new() }
+        Picture {
+            columns,
+            rows,
+            tile_width,
+            tile_height,
+            link_width: 50,
+            label_lines: 1,
+            label_chars: 2,
+            tiles,
+            caption: String::new(),
+        }
     }
 
     /// The tile at (`column`, `row`).

@@ -39,6 +39,9 @@ pub struct ViewerData {
     pub tile_width: u32,
     pub tile_height: u32,
     pub link_width: u32,
+    /// The label font's character cell; 0 × 0 when labels are not drawn.
+    pub font_width: u32,
+    pub font_height: u32,
     /// `#rrggbb` by colour index.
     pub palette: Vec<String>,
     /// Each distinct tile: `[ground, links, link colour, mark, mark colour,
@@ -123,6 +126,8 @@ impl<'a> Viewer<'a> {
         (data.columns, data.rows) = (layout.columns, layout.rows);
         (data.tile_width, data.tile_height, data.link_width) =
             (layout.tile_width, layout.tile_height, layout.link_width);
+        let font = layout.font.map_or((0, 0), |font| (font.width, font.height));
+        (data.font_width, data.font_height) = font;
         // A keyframe costs a grid; the changes between two cost a few cells
         // per tick: one keyframe per grid's worth of ticks keeps both parts
         // about the same size and a seek at most that many ticks of changes.

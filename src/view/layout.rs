@@ -23,6 +23,8 @@ pub struct Layout {
     pub tile_height: u32,
     /// Band width in percent of a tile's smaller side.
     pub link_width: u32,
+    /// The font of every label, if one fits the label size the game asks for.
+    pub font: Option<Font>,
     pub width: u32,
     pub height: u32,
 }
@@ -43,7 +45,13 @@ impl Layout {
             tile_height = (tile_height * narrower / tile_width).max(4);
             tile_width = narrower;
         }
+        let lines = u32::from(picture.label_lines).max(1);
+        let chars = u32::from(picture.label_chars).max(1);
+        let font = FONTS
+            .into_iter()
+            .find(|font| lines * font.height + 2 <= tile_height && chars * font.width + 2 <= tile_width);
         Layout {
+            font,
             columns,
             rows,
             tile_width,
@@ -77,15 +85,6 @@ impl Layout {
             pennant_bottom: height * 9 / 20,
         }
     }
-
-    /// The font for a label of `lines` lines, the longest `longest`
-    /// characters: the largest of the fixed sizes that fits the tile with a
-    /// pixel to spare on each side, or `None` if none does.
-    pub fn label_font(&self, lines: u32, longest: u32) -> Option<Font> {
-        FONTS
-            .into_iter()
-            .find(|font| lines * font.height + 2 <= self.tile_height && longest * font.width + 2 <= self.tile_width)
-    }
 }
 
 /// Shape sizes in a tile, in pixels, measured from the tile's top-left
@@ -108,7 +107,8 @@ pub struct Shapes {
     pub pennant_bottom: u32,
 }
 
-/// A fixed-width font size: the cell of one character, in pixels.
+/// A fixed-width font size (the font that fits the picture's label size
+/// with a pixel to spare on each side, largest first): the cell of one character, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Font {
     pub width: u32,
@@ -123,10 +123,3 @@ pub const FONTS: [Font; 4] = [
     Font { width: 6, height: 10 },
     Font { width: 4, height: 6 },
 ];
-
-/// The number of lines of a label and the length of its longest line.
-pub fn label_extent(label: &str) -> (u32, u32) {
-    let lines = label.lines().count() as u32;
-    let longest = label.lines().map(|line| line.chars().count()).max().unwrap_or(0) as u32;
-    (lines, longest)
-}

@@ -14,7 +14,7 @@ use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Point, Siz
 use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
 
 use crate::game::picture::{Colour, DOWN, LEFT, Mark, Picture, RIGHT, Tile, UP};
-use crate::view::layout::{Font, Layout, label_extent};
+use crate::view::layout::{Font, Layout};
 use crate::view::{TickView, status_line, tick_line};
 
 /// A picture in palette indices, row-major.
@@ -154,9 +154,9 @@ impl Canvas {
             }
         }
         if !tile.label.is_empty() {
-            let (lines, longest) = label_extent(&tile.label);
-            if let Some(font) = layout.label_font(lines, longest) {
-                let top = y + (height - lines * font.height) / 2;
+            let lines = tile.label.lines().count() as u32;
+            if let Some(font) = layout.font {
+                let top = y + height.saturating_sub(lines * font.height) / 2;
                 for (line, text) in tile.label.lines().enumerate() {
                     let line_top = top + line as u32 * font.height;
                     self.text(text, (x + width / 2) as i32, line_top as i32, font, true, tile.label_colour);

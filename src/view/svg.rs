@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use crate::game::picture::{Colour, DOWN, LEFT, Mark, RIGHT, Tile, UP};
-use crate::view::layout::{CAPTION_HEIGHT, Layout, label_extent};
+use crate::view::layout::{CAPTION_HEIGHT, Layout};
 use crate::view::{RenderOptions, TickView, ViewError, status_line, tick_line};
 
 /// An SVG animation being written, frame by frame.
@@ -204,9 +204,9 @@ fn tile_svg(layout: &Layout, tile: &Tile) -> String {
         }
     }
     if !tile.label.is_empty() {
-        let (lines, longest) = label_extent(&tile.label);
-        if let Some(font) = layout.label_font(lines, longest) {
-            let top = (height - lines * font.height) / 2;
+        let lines = tile.label.lines().count() as u32;
+        if let Some(font) = layout.font {
+            let top = height.saturating_sub(lines * font.height) / 2;
             for (line, text) in tile.label.lines().enumerate() {
                 // The baseline sits about a fifth of the line above its bottom.
                 let baseline = top + line as u32 * font.height + font.height * 4 / 5;

@@ -32,6 +32,7 @@ impl FlagGame {
     pub(super) fn draw_board(&self) -> Picture {
         let config = &self.config;
         let mut picture = Picture::new(config.width, config.height, 28, 28, PictureTile::plain(Colour::Ink));
+        picture.label_chars = 1;
         for cell in 0..config.n_cells() as u16 {
             let visits = self.visits[usize::from(cell)];
             let tile = match config.tile(cell) {

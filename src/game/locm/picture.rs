@@ -85,7 +85,8 @@ impl LocmGame {
     }
 
     pub(super) fn draw_board(&self) -> Picture {
-        let mut picture = Picture::new(COLUMNS, ROWS, 76, 56, Tile::plain(Colour::Paper));
+        let mut picture = Picture::new(COLUMNS, ROWS, 112, 60, Tile::plain(Colour::Paper));
+        (picture.label_lines, picture.label_chars) = (3, 12);
         let table = &self.table;
         match &self.battle {
             None => {
