@@ -314,5 +314,5 @@ pub(crate) fn tick_line(view: &TickView, last: u32) -> String {
 /// The second line of a caption: the game's own line and the status.
 pub(crate) fn status_line(view: &TickView) -> String {
     let caption = view.picture.as_ref().map_or("", |picture| picture.caption.as_str());
-    format!("{caption} · {}", view.status_text())
+    format!("{caption} - {}", view.status_text())
 }
