@@ -82,7 +82,7 @@ impl super::Encoder for SvgAnimation<'_> {
             let _ = write!(
                 text,
                 "<g display=\"none\"><animate attributeName=\"display\" values=\"inline;none\" \
-                 keyTimes=\"0;{:.6}\" calcMode=\"discrete\" dur=\"{total:.3}s\" begin=\"{begin:.3}s\" \
+                 keyTimes=\"0;{:.9}\" calcMode=\"discrete\" dur=\"{total:.3}s\" begin=\"{begin:.3}s\" \
                  repeatCount=\"indefinite\"/>",
                 1.0 / f64::from(self.frames)
             );

@@ -51,7 +51,9 @@ impl FlagGame {
         let player = &mut picture.tiles[usize::from(self.position)];
         player.mark = Mark::Disc;
         player.mark_colour = Colour::Blue;
-        player.label = String::new();
+        // The player hides the tile's own mark: on the flag, an F says so.
+        player.label = if self.position == config.flag { "F".into() } else { String::new() };
+        player.label_colour = Colour::Paper;
         picture.caption = format!("entries to go {}", self.remaining);
         picture
     }
