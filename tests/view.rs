@@ -14,7 +14,7 @@ use tickbot::game::{Game, IllegalAction};
 use tickbot::plan::{Budget, Decision, PlanError, Planner};
 use tickbot::progress::Progress;
 use tickbot::replay::{self, Replay};
-use tickbot::view::html::{ViewerData, embedded_data};
+use tickbot::view::html::{ViewerData, embedded_data, grid_checksum};
 use tickbot::view::layout::Layout;
 use tickbot::view::raster::Canvas;
 use tickbot::view::{self, Format, RenderOptions, TickRange, TickView, ViewError, Want};
@@ -181,6 +181,20 @@ fn the_html_data_rebuilds_every_ticks_action_and_board() {
             assert_eq!(data.statuses[data.status_of[frame] as usize], view.status_text());
         }
         assert_eq!(data.statuses.last().map(String::as_str), Some(views.last().unwrap().status_text().as_str()));
+        // The checksums the page checks itself against are those of the
+        // boards the game drew.
+        assert!(data.checks.iter().any(|&(frame, _)| frame as usize + 1 == views.len()), "{file}: the last frame");
+        for &(frame, checksum) in &data.checks {
+            let ids: Vec<u32> = views[frame as usize]
+                .picture
+                .as_ref()
+                .unwrap()
+                .tiles
+                .iter()
+                .map(|tile| data.tiles.iter().position(|entry| &tile_from(entry) == tile).unwrap() as u32)
+                .collect();
+            assert_eq!(grid_checksum(&ids), checksum, "{file}: frame {frame}");
+        }
     }
     check("replays/snake-chuyangliu-seed2.tbr", 0, 727);
     check("replays/snake-two-rooms-seed3.tbr", 1000, 1570);

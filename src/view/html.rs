@@ -65,6 +65,15 @@ pub struct ViewerData {
     pub caption_of: Vec<u32>,
     pub statuses: Vec<String>,
     pub status_of: Vec<u32>,
+    /// `(frame, checksum)` of the grid the game drew at the frame before
+    /// each keyframe and at the last frame ([`grid_checksum`]): the page
+    /// checks its own rebuilding against them when its address has `check`.
+    pub checks: Vec<(u32, u32)>,
+}
+
+/// FNV-1a over a grid's tile indices, as the page's script computes it.
+pub fn grid_checksum(grid: &[u32]) -> u32 {
+    grid.iter().fold(2_166_136_261u32, |hash, &tile| (hash ^ tile).wrapping_mul(16_777_619))
 }
 
 /// The page being built, frame by frame.
@@ -184,11 +193,18 @@ impl super::Encoder for Viewer<'_> {
         let status = view.status_text();
         let status = intern(&mut self.status_ids, &mut self.data.statuses, &status, &status);
         self.data.status_of.push(status);
+        if (self.frames + 1) % self.data.keyframe_every == 0 {
+            self.data.checks.push((self.frames, grid_checksum(&self.grid)));
+        }
         self.frames += 1;
         Ok(())
     }
 
-    fn finish(self: Box<Self>) -> Result<(), ViewError> {
+    fn finish(mut self: Box<Self>) -> Result<(), ViewError> {
+        if let Some(last) = self.frames.checked_sub(1).filter(|last| (last + 1) % self.data.keyframe_every.max(1) != 0)
+        {
+            self.data.checks.push((last, grid_checksum(&self.grid)));
+        }
         let json = serde_json::to_string(&self.data).map_err(|error| ViewError::Io(error.into()))?;
         // `</` would end the script element early; `<\/` is the same JSON.
         let json = json.replace("</", "<\\/");
