@@ -89,7 +89,7 @@ fn read(path: &Path) -> Result<Replay, Failure> {
 fn failure(path: &Path, error: ViewError) -> Failure {
     let code = match &error {
         ViewError::NoSuchTick { .. } | ViewError::BadRange { .. } | ViewError::TooLarge { .. } => Exit::BadInput,
-        ViewError::Diverged(_) => Exit::Diverged,
+        ViewError::Diverged(_) | ViewError::Unplayable { .. } => Exit::Diverged,
         ViewError::Interrupted => Exit::Interrupted,
         ViewError::Io(_) => Exit::Runtime,
     };

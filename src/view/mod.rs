@@ -116,6 +116,10 @@ pub enum ViewError {
     /// before it were handed out.
     #[error(transparent)]
     Diverged(#[from] Divergence),
+    /// An action verification accepted could not be played again: a bug,
+    /// reported rather than hidden.
+    #[error("the action at tick {tick} ({action}) cannot be played here, though the replay verified")]
+    Unplayable { tick: u32, action: String },
     #[error("interrupted")]
     Interrupted,
     #[error("the picture is {width}×{height} pixels; a GIF is at most 65535 on a side")]
@@ -174,9 +178,9 @@ impl GameVisitor for Walker<'_> {
                 let code = replay.frames[tick as usize - 1].action;
                 // Verification has played these actions already; a failure
                 // here would be a bug, reported as the divergence it is.
-                let Some(played) = G::action_from_code(code) else { return Err(unplayable::<G>(tick, code, &game)) };
+                let Some(played) = G::action_from_code(code) else { return Err(unplayable::<G>(tick, code)) };
                 if game.step(played).is_err() {
-                    return Err(unplayable::<G>(tick, code, &game));
+                    return Err(unplayable::<G>(tick, code));
                 }
                 action = Some(ActionView { code, text: played.to_string() });
             }
@@ -208,14 +212,9 @@ impl GameVisitor for Walker<'_> {
     }
 }
 
-fn unplayable<G: Game>(tick: u32, code: u32, game: &G) -> ViewError {
-    ViewError::Diverged(Divergence {
-        tick,
-        action: G::action_from_code(code).map_or_else(|| format!("#{code}"), |action| action.to_string()),
-        expected: 0,
-        actual: game.state_hash(),
-        detail: "the action cannot be played here".into(),
-    })
+fn unplayable<G: Game>(tick: u32, code: u32) -> ViewError {
+    let action = G::action_from_code(code).map_or_else(|| format!("#{code}"), |action| action.to_string());
+    ViewError::Unplayable { tick, action }
 }
 
 /// The picture formats `replay render` writes.
