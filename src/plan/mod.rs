@@ -71,6 +71,29 @@ pub struct PlanStats {
     pub nodes: u64,
     /// Moves in the plan.
     pub plan_len: u32,
+    /// Anytime planners: microseconds until the first winning plan was in
+    /// hand (the plan played may be a later, shorter one).
+    pub first_solution_us: Option<u64>,
+    /// A proven lower bound on the length of any winning plan, when the
+    /// planner knows one (`plan_len` equal to it proves the plan shortest).
+    pub lower_bound: Option<u32>,
+}
+
+/// Measures how long part of a planner's work took, for [`PlanStats`]
+/// only: a planner may report times, but never decides by them (its
+/// deadline is the [`Budget`]'s).
+#[derive(Clone, Copy, Debug)]
+pub struct Stopwatch(Instant);
+
+impl Stopwatch {
+    pub fn start() -> Stopwatch {
+        Stopwatch(Instant::now())
+    }
+
+    /// Microseconds since [`Stopwatch::start`].
+    pub fn elapsed_us(&self) -> u64 {
+        self.0.elapsed().as_micros() as u64
+    }
 }
 
 /// Why a planner produced no action.
@@ -209,7 +232,12 @@ impl<G: Game> StoredPlan<G> {
             if plan.actions.is_empty() {
                 return Err(PlanError::GaveUp(format!("the {} plan has no move for a running game", plan.kind)));
             }
-            planned = Some(PlanStats { kind: plan.kind, nodes: plan.nodes, plan_len: plan.actions.len() as u32 });
+            planned = Some(PlanStats {
+                kind: plan.kind,
+                nodes: plan.nodes,
+                plan_len: plan.actions.len() as u32,
+                ..PlanStats::default()
+            });
             self.actions = plan.actions;
             self.next = 0;
             self.expected = Some((game.clone(), game.state_hash()));

@@ -10,9 +10,11 @@
 //! `exact` (a complete search) and `ga` (the write-up's genetic algorithm);
 //! `generate` lays random solvable maps.
 
+pub mod designer;
 pub mod exact;
 pub mod ga;
 pub mod generate;
+pub mod search;
 
 use std::fmt;
 use std::sync::Arc;
