@@ -99,6 +99,8 @@ pub(crate) struct ExactSolver {
     /// Fragile and cracked tiles with a permanent neighbour: the only ones
     /// that can be reachable with no other way in (see `lower_bound`).
     pub(super) near_permanent: Vec<u16>,
+    /// Whether each cell is a neighbour of the flag.
+    pub(super) beside_flag: Vec<bool>,
     /// Fewest moves from a cell to the flag over permanent tiles only;
     /// [`INFINITE`] if there is no such walk. 0 on the flag.
     pub(super) flag_cost: Vec<u32>,
@@ -175,6 +177,12 @@ impl ExactSolver {
                 neighbours[usize::from(cell)].iter().any(|&next| next != NO_CELL && permanent[usize::from(next)])
             })
             .collect();
+        let mut beside_flag = vec![false; n_cells];
+        for next in neighbours[usize::from(config.flag())] {
+            if next != NO_CELL {
+                beside_flag[usize::from(next)] = true;
+            }
+        }
         let mut keys = GameRng::from_seed(0x5EED_F1A6);
         let entry_keys = (0..3 * n_cells).map(|_| keys.next_u64()).collect();
         let position_keys = (0..n_cells).map(|_| keys.next_u64()).collect();
@@ -187,6 +195,7 @@ impl ExactSolver {
             macro_start,
             macro_targets,
             near_permanent,
+            beside_flag,
             flag_cost,
             entry_keys,
             position_keys,
@@ -823,7 +832,7 @@ enum Dive {
 /// One candidate of a dive: its sort key and the tile.
 #[derive(Clone, Copy, Debug)]
 struct DiveCandidate {
-    key: (u8, u32, u32),
+    key: (u8, u8, u32, u32),
     target: u16,
 }
 
@@ -833,6 +842,8 @@ struct Diver {
     rng: GameRng,
     dive_nodes: u64,
     dive_limit: u64,
+    /// Whether to jitter the exit counts (every dive but the first).
+    jitter: bool,
     deepest: usize,
     candidates: Vec<DiveCandidate>,
 }
@@ -860,6 +871,7 @@ pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
         rng: GameRng::from_seed(seed ^ 0x5EA2_C4A1_7E5E_A2C4),
         dive_nodes: 0,
         dive_limit: 0,
+        jitter: false,
         deepest: 0,
         candidates: Vec::with_capacity(4 * search.visits.len()),
     };
@@ -867,6 +879,7 @@ pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
     for dive_index in 1.. {
         diver.dive_nodes = 0;
         diver.dive_limit = luby(dive_index) * RESTART_UNIT;
+        diver.jitter = dive_index > 1;
         match search.dive(&mut diver) {
             Dive::Found => return FirstPlan::Found { restarts },
             Dive::Dead => return FirstPlan::NoSolution { restarts },
@@ -923,10 +936,20 @@ impl Search<'_> {
         for &(target, cost) in
             &solver.macro_targets[solver.macro_start[here] as usize..solver.macro_start[here + 1] as usize]
         {
-            if self.visits[usize::from(target)] > 0 {
-                let exits = self.usable_neighbours(target);
-                let tie = diver.rng.next_u64() as u32;
-                diver.candidates.push(DiveCandidate { key: (exits, cost, tie), target });
+            let owed = self.visits[usize::from(target)];
+            if owed > 0 {
+                let random = diver.rng.next_u64();
+                // The flag is entered last, from one of its neighbours: a
+                // neighbour that falls now is one way in fewer, so it waits.
+                let keeps_flag_open =
+                    u8::from(owed == 1 && solver.beside_flag[usize::from(target)] && self.remaining > 1);
+                // Later dives jitter the exit count, so that they differ
+                // from the first by more than its ties.
+                let jitter = u8::from(diver.jitter && random & 3 == 0);
+                let exits = self.usable_neighbours(target) + jitter;
+                diver
+                    .candidates
+                    .push(DiveCandidate { key: (keeps_flag_open, exits, cost, (random >> 32) as u32), target });
             }
         }
         diver.candidates[first..].sort_unstable_by_key(|candidate| candidate.key);
