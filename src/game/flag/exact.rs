@@ -825,6 +825,8 @@ enum Dive {
     Found,
     /// Nothing below wins (proven; remembered in the table).
     Dead,
+    /// Nothing below wins within the dive's bound (not remembered).
+    OverBound,
     /// The dive's node limit or the budget cut it: nothing proven.
     Cut,
 }
@@ -832,8 +834,9 @@ enum Dive {
 /// One candidate of a dive: its sort key and the tile.
 #[derive(Clone, Copy, Debug)]
 struct DiveCandidate {
-    key: (u8, u8, u32, u32),
+    key: (u32, u8, u8, u32, u32),
     target: u16,
+    cost: u32,
 }
 
 /// Dive state beside the shared [`Search`]: the random tie-breaks, the
@@ -844,6 +847,10 @@ struct Diver {
     dive_limit: u64,
     /// Whether to jitter the exit counts (every dive but the first).
     jitter: bool,
+    /// Plans longer than this many moves are cut.
+    bound: u32,
+    /// Order entries by cost first (see [`restarted_dives`]).
+    shortest_first: bool,
     deepest: usize,
     candidates: Vec<DiveCandidate>,
 }
@@ -860,11 +867,13 @@ pub(super) enum FirstPlan {
     Cut { restarts: u32, deepest: usize },
 }
 
-/// The first-solution phase on `search` (see the module docs): restarted
-/// dives until one finds a plan, one proves there is none, or the budget or
-/// `search.node_limit` stops them. The tie-breaks are drawn from `seed`.
-pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
-    if search.lower_bound() == INFINITE || (search.remaining > 0 && !search.may_be_won()) {
+/// Restarted dives on `search` (see the `search` module docs) until one
+/// finds a plan of at most `bound` moves, the dives prove there is none, or
+/// the budget or `search.node_limit` stops them. The tie-breaks are drawn
+/// from `seed`; `shortest_first` orders the entries by their cost in moves
+/// before their onward exits (for shorter plans, not faster ones).
+pub(super) fn restarted_dives(search: &mut Search, seed: u64, bound: u32, shortest_first: bool) -> FirstPlan {
+    if search.lower_bound() > bound || (search.remaining > 0 && !search.may_be_won()) {
         return FirstPlan::NoSolution { restarts: 0 };
     }
     let mut diver = Diver {
@@ -872,6 +881,8 @@ pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
         dive_nodes: 0,
         dive_limit: 0,
         jitter: false,
+        bound,
+        shortest_first,
         deepest: 0,
         candidates: Vec::with_capacity(4 * search.visits.len()),
     };
@@ -880,9 +891,9 @@ pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
         diver.dive_nodes = 0;
         diver.dive_limit = luby(dive_index) * RESTART_UNIT;
         diver.jitter = dive_index > 1;
-        match search.dive(&mut diver) {
+        match search.dive(0, &mut diver) {
             Dive::Found => return FirstPlan::Found { restarts },
-            Dive::Dead => return FirstPlan::NoSolution { restarts },
+            Dive::Dead | Dive::OverBound => return FirstPlan::NoSolution { restarts },
             Dive::Cut if search.stopped.is_some() || search.capped => {
                 return FirstPlan::Cut { restarts, deepest: diver.deepest };
             }
@@ -892,10 +903,15 @@ pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
     unreachable!("the dives end")
 }
 
+/// The first-solution phase: restarted dives with no bound on the length.
+pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
+    restarted_dives(search, seed, INFINITE - 1, false)
+}
+
 impl Search<'_> {
-    /// One dive of the first-solution phase (see the module docs). Leaves
+    /// One dive, `spent` moves in (see the `search` module docs). Leaves
     /// the state as it found it; a plan found is in `found`.
-    fn dive(&mut self, diver: &mut Diver) -> Dive {
+    fn dive(&mut self, spent: u32, diver: &mut Diver) -> Dive {
         self.nodes += 1;
         diver.dive_nodes += 1;
         if self.nodes % BUDGET_POLL_NODES == 0
@@ -913,19 +929,32 @@ impl Search<'_> {
         let solver = self.solver;
         let here = usize::from(self.position);
         if self.remaining == 0 {
-            if solver.flag_cost[here] == INFINITE {
-                return Dive::Dead;
-            }
-            self.found.clear();
-            self.found.extend_from_slice(&self.entries);
-            return Dive::Found;
+            return if solver.flag_cost[here] == INFINITE {
+                Dive::Dead
+            } else if spent + solver.flag_cost[here] > diver.bound {
+                Dive::OverBound
+            } else {
+                self.found.clear();
+                self.found.extend_from_slice(&self.entries);
+                Dive::Found
+            };
         }
         let key = self.hash | 1;
         let (slot_key, failed_budget) = self.table[key as usize & (self.table.len() - 1)];
         if slot_key == key && failed_budget == INFINITE {
             return Dive::Dead;
         }
-        if self.lower_bound() == INFINITE || !self.may_be_won() {
+        let estimate = self.lower_bound();
+        if estimate == INFINITE {
+            self.remember(key, INFINITE);
+            return Dive::Dead;
+        }
+        // The bound, and what deepening searches proved about it; then the
+        // costlier cuts.
+        if spent + estimate > diver.bound || (slot_key == key && spent + failed_budget >= diver.bound) {
+            return Dive::OverBound;
+        }
+        if !self.may_be_won() {
             self.remember(key, INFINITE);
             return Dive::Dead;
         }
@@ -947,17 +976,20 @@ impl Search<'_> {
                 // from the first by more than its ties.
                 let jitter = u8::from(diver.jitter && random & 3 == 0);
                 let exits = self.usable_neighbours(target) + jitter;
-                diver
-                    .candidates
-                    .push(DiveCandidate { key: (keeps_flag_open, exits, cost, (random >> 32) as u32), target });
+                let (first_key, cost_key) = if diver.shortest_first { (cost, 0) } else { (0, cost) };
+                diver.candidates.push(DiveCandidate {
+                    key: (first_key, keeps_flag_open, exits, cost_key, (random >> 32) as u32),
+                    target,
+                    cost,
+                });
             }
         }
         diver.candidates[first..].sort_unstable_by_key(|candidate| candidate.key);
-        let mut cut = false;
+        let (mut cut, mut over_bound) = (false, false);
         for index in first..diver.candidates.len() {
-            let target = diver.candidates[index].target;
+            let DiveCandidate { target, cost, .. } = diver.candidates[index];
             let previous = self.enter(target);
-            let result = self.dive(diver);
+            let result = self.dive(spent + cost, diver);
             self.leave(target, previous);
             match result {
                 Dive::Found => {
@@ -965,6 +997,7 @@ impl Search<'_> {
                     return Dive::Found;
                 }
                 Dive::Dead => {}
+                Dive::OverBound => over_bound = true,
                 Dive::Cut => {
                     cut = true;
                     if diver.dive_nodes >= diver.dive_limit || self.stopped.is_some() || self.capped {
@@ -976,6 +1009,8 @@ impl Search<'_> {
         diver.candidates.truncate(first);
         if cut {
             Dive::Cut
+        } else if over_bound {
+            Dive::OverBound
         } else {
             self.remember(key, INFINITE);
             Dive::Dead

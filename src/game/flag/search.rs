@@ -32,7 +32,7 @@
 //! improving, the best plan so far is played, and only then may the plan
 //! depend on the machine's speed.
 
-use super::exact::{ExactSolver, FOUND, FirstPlan, INFINITE, Search, first_plan};
+use super::exact::{ExactSolver, FirstPlan, INFINITE, Search, first_plan, restarted_dives};
 use super::{Config, Dir, FlagGame};
 use crate::game::Game;
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopwatch, StoredPlan};
@@ -146,17 +146,15 @@ pub(crate) fn anytime(
     let first_len = best.len();
     let mut lower_bound = root_bound;
     search.node_limit = search.nodes.saturating_add(settings.improve_nodes);
+    let mut round = 0;
     while best.len() as u32 > lower_bound {
+        round += 1;
         let bound = (best.len() as u32).saturating_sub(2);
-        let result = search.depth_first(0, bound);
-        if search.capped || search.stopped.is_some() {
-            break;
-        }
-        if result == FOUND {
-            best = solver.expand(position, &search.found);
-        } else {
+        match restarted_dives(&mut search, seed.wrapping_add(round), bound, true) {
+            FirstPlan::Found { .. } => best = solver.expand(position, &search.found),
             // Refuted completely: nothing shorter than the best wins.
-            lower_bound = best.len() as u32;
+            FirstPlan::NoSolution { .. } => lower_bound = best.len() as u32,
+            FirstPlan::Cut { .. } => break,
         }
     }
     // Out of time while improving: the best plan so far stands; a cancel
