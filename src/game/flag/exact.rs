@@ -24,10 +24,21 @@
 //!   (never to return), they must all lie in one piece of the board without it;
 //! - a tile with a single usable neighbour must be entered from it and left
 //!   to it, so that neighbour must have enough entries left;
+//! - a fragile or cracked tile whose removal cuts the board into pieces
+//!   (an articulation point, found by Tarjan's low links in one depth-first
+//!   search) is a door: each pass through it moves the player between
+//!   pieces, so it needs as many entries left as the pieces holding owed
+//!   tiles or the flag need passes;
 //! - a transposition table (position and remaining entries, Zobrist-hashed
 //!   to 63 bits; a collision could wrongly cut a state, at odds of ~2^-40)
 //!   remembers the largest cost budget a state is known to fail with, so a
 //!   state reached again by another order is not searched again.
+//!
+//! Before deepening, the `search` planner's restarted dives (below, and in
+//! the `search` module docs) look for any plan for a few tens of thousands
+//! of nodes: its length is an upper bound, so the deepening stops, with
+//! that plan, as soon as its bound reaches it, and the states the dives
+//! proved dead stay in the table.
 //!
 //! Among the entries possible next, the cheapest are tried first, then
 //! cracked tiles that keep an entry, then the tile with the fewest usable
@@ -40,7 +51,9 @@
 //! Known limit: the search is exponential in the worst case. Boards of about
 //! 10×10 with many cracked tiles or with stones can take seconds or more when
 //! the optimum exceeds the first lower bound, because each cheaper bound
-//! must be refuted exhaustively; the planner honours its time budget.
+//! must be refuted exhaustively; the planner honours its time budget. The
+//! `search` planner plays such boards (a plan at once, shortened for a
+//! fixed number of nodes, with its gap to the lower bound reported).
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::game::Game;

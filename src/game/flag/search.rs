@@ -17,13 +17,18 @@
 //!    restarted with new random tie-breaks. States a dive has refuted
 //!    completely stay in the transposition table across restarts, so a dive
 //!    that exhausts the space without a cut proves "no solution".
-//! 2. **Improvement**: depth-first branch and bound from above: the `exact`
-//!    planner's bounded search (cheapest entries first) with the bound set
-//!    just below the best plan (two moves below: every winning plan from a
-//!    state has the same parity, fixed by the colours of the player's cell
-//!    and the flag), again and again until [`SearchSettings::improve_nodes`]
-//!    nodes are spent. A bounded search that ends without a plan and without
-//!    being cut proves the best plan shortest.
+//! 2. **Improvement**: branch and bound from above, by the same restarted
+//!    dives with a bound on the length set just below the best plan (two
+//!    moves below: every winning plan from a state has the same parity,
+//!    fixed by the colours of the player's cell and the flag), cheapest
+//!    entries first, again and again until [`SearchSettings::improve_nodes`]
+//!    nodes are spent. A dive that ends uncut under that bound has refuted
+//!    every shorter plan: the best plan is then proven shortest, and the
+//!    search stops early.
+//!
+//! The lower bound reported is the `exact` planner's admissible estimate at
+//! the start (entries owed, permanent tiles that must be crossed, cell
+//! colours), or the plan's own length once it is proven shortest.
 //!
 //! **Determinism.** Both phases count nodes, never time: for a seed (the
 //! game's) and `improve_nodes`, the plan is the same on every machine. The
