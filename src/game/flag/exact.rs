@@ -70,7 +70,7 @@ pub(super) const FOUND: u32 = u32::MAX - 1;
 const FIRST_TABLE_SLOTS: usize = 1 << 12;
 const MAX_TABLE_SLOTS: usize = 1 << 22;
 /// Nodes between two looks at the budget.
-pub(super) const BUDGET_POLL_NODES: u64 = 4096;
+pub(super) const BUDGET_POLL_NODES: u64 = 1024;
 /// Nodes the first-solution dives may spend on an upper bound before the
 /// deepening starts: enough for the boards where deepening is slow, a small
 /// share of a solve where it is not.
