@@ -225,3 +225,23 @@ fn bench_search_reports_by_size_against_the_witness() {
     assert_eq!(report["per_map"][1]["map"], "designer 8x8 walk 60 seed 0");
     assert_eq!(report["per_map"][2]["map"], "designer 8x8 walk 120 seed 1");
 }
+
+#[test]
+fn search_out_of_budget_before_a_plan_aborts_with_what_it_learned() {
+    let dir = TempDir::new().unwrap();
+    // A 20×20 designer map whose first plan takes the search tens of
+    // thousands of nodes: far more than a millisecond on any machine.
+    tickbot(dir.path())
+        .args(["gen", "flag", "--size", "20x20", "--walk", "313", "--seed", "40", "--out", "hard.txt"])
+        .assert()
+        .success();
+    tickbot(dir.path())
+        .args(["play", "flag", "--map", "hard.txt", "--planner", "search", "--move-budget-ms", "1"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("aborted")
+                .and(predicate::str::contains("out of budget before a winning plan"))
+                .and(predicate::str::contains("of the 250 tile entries owed; a winning plan needs at least 253 moves")),
+        );
+}

@@ -362,7 +362,8 @@ pub(super) struct Search<'a> {
     pub(super) demand_stamp: Vec<u32>,
     /// Returns to the player's cell that the pieces beside it need.
     pub(super) returns_needed: u32,
-    pub(super) queue: Vec<u16>,
+    #[cfg(test)]
+    queue: Vec<u16>,
     pub(super) nodes: u64,
     pub(super) stopped: Option<PlanError>,
     /// The search stops (as if out of budget, but deterministically) once
@@ -413,6 +414,7 @@ impl<'a> Search<'a> {
             demand: vec![0; visits.len()],
             demand_stamp: vec![0; visits.len()],
             returns_needed: 0,
+            #[cfg(test)]
             queue: Vec::with_capacity(visits.len()),
             nodes: 0,
             stopped: None,
@@ -493,11 +495,103 @@ impl<'a> Search<'a> {
     /// A tile with one usable neighbour `n` is entered from `n` and left to
     /// it (`n, t, n, t, ..., n`): all such tiles hanging off `n` need that
     /// many entries of `n`.
+    ///
+    /// A fragile or cracked tile `u` whose removal cuts the board into
+    /// pieces can only be crossed as often as it has entries left, and each
+    /// crossing moves the player from one piece to another. The player
+    /// starts in their own piece and ends on the flag, so with `m` other
+    /// pieces that hold owed tiles or the flag, `u` needs `m` passes when the
+    /// flag is in one of them, and `m + 1` (out and back home) when the flag
+    /// is in the player's piece.
+    ///
+    /// All of it comes from one depth-first search from the player's cell
+    /// over the standing cells (Tarjan's low links: a child whose subtree
+    /// cannot reach above its parent is a piece cut off by the parent, and
+    /// the root's children are the pieces around the player).
     pub(super) fn may_be_won(&mut self) -> bool {
+        let solver = self.solver;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen_stamp.fill(0);
+            self.demand_stamp.fill(0);
+            self.stamp = 1;
+        }
+        let root = self.position;
+        self.discovered.fill(0);
+        self.dfs_stack.clear();
+        self.returns_needed = 0;
+        // Pieces around the player that must be visited and left again.
+        let mut pieces_to_return_from = 0;
+        let mut time = 1;
+        self.open(root, time);
+        while let Some(top) = self.dfs_stack.last_mut() {
+            let (cell, next_dir) = *top;
+            if next_dir < 4 {
+                top.1 += 1;
+                let next = solver.neighbours[usize::from(cell)][usize::from(next_dir)];
+                if next == NO_CELL || !(next == root || self.is_standing(next)) {
+                    continue;
+                }
+                let index = usize::from(next);
+                if self.discovered[index] == 0 {
+                    let owed = self.visits[index];
+                    if owed > 0 && !self.dead_end_has_room(next, owed) {
+                        return false;
+                    }
+                    time += 1;
+                    self.open(next, time);
+                } else {
+                    let low = self.low_link[usize::from(cell)].min(self.discovered[index]);
+                    self.low_link[usize::from(cell)] = low;
+                }
+                continue;
+            }
+            self.dfs_stack.pop();
+            let index = usize::from(cell);
+            if cell != root && !solver.permanent[index] {
+                // Every child of `cell` is done: its cut-off pieces are known.
+                let pieces = self.pieces_cut_off[index];
+                let passes = if self.flag_cut_off[index] { pieces } else { pieces + u32::from(pieces > 0) };
+                if passes > u32::from(self.visits[index]) {
+                    return false;
+                }
+            }
+            let Some(&(parent, _)) = self.dfs_stack.last() else { break };
+            let parent_index = usize::from(parent);
+            self.low_link[parent_index] = self.low_link[parent_index].min(self.low_link[index]);
+            self.live_below[parent_index] += self.live_below[index];
+            self.flag_below[parent_index] |= self.flag_below[index];
+            if parent == root {
+                pieces_to_return_from += u32::from(self.live_below[index] > 0 && !self.flag_below[index]);
+            } else if self.low_link[index] >= self.discovered[parent_index]
+                && (self.live_below[index] > 0 || self.flag_below[index])
+            {
+                self.pieces_cut_off[parent_index] += 1;
+                self.flag_cut_off[parent_index] |= self.flag_below[index];
+            }
+        }
+        let root_index = usize::from(root);
+        if self.live_below[root_index] != self.live_cells || !self.flag_below[root_index] {
+            return false;
+        }
+        // On a permanent tile the player may come back at will; on another,
+        // each piece left and returned from takes one of its entries, and
+        // the flag's piece comes last. (A dead end beside the player adds
+        // its extra trips to `returns_needed`.)
+        solver.permanent[root_index]
+            || pieces_to_return_from + self.returns_needed <= u32::from(self.visits[root_index])
+    }
+
+    /// [`Self::may_be_won`] as it was first written, in two passes (a
+    /// breadth-first fill per piece, then the articulation search): the
+    /// one-pass version must agree with it.
+    #[cfg(test)]
+    fn may_be_won_by_two_passes(&mut self) -> bool {
         self.pieces_are_reachable() && self.passes_suffice()
     }
 
-    /// The reachability and dead-end half of [`Self::may_be_won`].
+    /// The reachability and dead-end half of the two-pass version.
+    #[cfg(test)]
     fn pieces_are_reachable(&mut self) -> bool {
         let solver = self.solver;
         self.stamp = self.stamp.wrapping_add(1);
@@ -543,6 +637,7 @@ impl<'a> Search<'a> {
     /// back home) when the flag is in the player's piece. The pieces come
     /// from one depth-first search (Tarjan's low links) from the player's
     /// cell over the standing cells.
+    #[cfg(test)]
     fn passes_suffice(&mut self) -> bool {
         let solver = self.solver;
         let root = self.position;
@@ -608,6 +703,7 @@ impl<'a> Search<'a> {
     /// this call. Returns the live cells reached and whether the piece
     /// touches the player's cell, or `None` when a dead end is short of
     /// entries.
+    #[cfg(test)]
     fn fill(&mut self, from: u16) -> Option<(u32, bool)> {
         let solver = self.solver;
         let stamp = self.stamp;
@@ -1247,6 +1343,7 @@ mod tests {
                     continue;
                 }
                 let mut search = Search::new(&solver, game.visits(), game.position(), &budget);
+                assert_eq!(search.may_be_won(), search.may_be_won_by_two_passes(), "{}", game.render());
                 if let Some(distance) = oracle_from(game.clone()) {
                     checked += 1;
                     assert!(search.lower_bound() as usize <= distance, "bound too high:\n{}", game.render());
