@@ -462,7 +462,7 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
     let maps: Vec<(String, flag::Config)> =
         bench_maps(args)?.into_iter().map(|(name, config, _)| (name, config)).collect();
     let limit = std::time::Duration::from_millis(args.limit_ms);
-    let report = bench::bench_flag_exact(&maps, limit).exit_code(Exit::Runtime)?;
+    let report = bench::bench_flag_exact(&maps, limit, &interrupt_budget()).exit_code(Exit::Runtime)?;
     if args.json {
         print_json(&report)?;
     } else {
@@ -490,7 +490,10 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
             report.max_ms
         );
     }
-    Ok(Exit::Success)
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the {} maps finished before", report.maps);
+    }
+    Ok(finished())
 }
 
 #[derive(Debug, Args)]

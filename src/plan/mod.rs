@@ -140,6 +140,13 @@ impl Budget {
         Budget { deadline, cancel }
     }
 
+    /// This budget's cancel flag with `deadline` as well: the earlier of the
+    /// two deadlines holds.
+    pub fn with_deadline(&self, deadline: Instant) -> Budget {
+        let deadline = self.deadline.map_or(deadline, |own| own.min(deadline));
+        Budget { deadline: Some(deadline), cancel: self.cancel.clone() }
+    }
+
     /// `Some(error)` once the planner must stop.
     pub(crate) fn exhausted(&self) -> Option<PlanError> {
         if self.cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed)) {

@@ -236,7 +236,11 @@ pub(crate) fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), F
     Ok(())
 }
 
-/// A puzzle as a file or the generator describes it, unvalidated.
+/// A puzzle as a file, the generator or a replay header describes it,
+/// unvalidated. [`Config::try_from`] validates it.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PipesSetup {
     pub width: u16,
@@ -275,8 +279,16 @@ impl Puzzle {
             return Err(MapError::at(header_line, 0, HEADER_HELP));
         };
         let number = |word: &str, what: &str| {
-            word.parse::<u16>()
-                .map_err(|_| MapError::at(header_line, 0, format!("{what} {word:?} is not a number: {HEADER_HELP}")))
+            if word.is_empty() || !word.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Err(MapError::at(header_line, 0, format!("{what} {word:?} is not a number: {HEADER_HELP}")));
+            }
+            word.parse::<u16>().map_err(|_| {
+                MapError::at(
+                    header_line,
+                    0,
+                    format!("{what} {word} is too large: a board's sides are at most {MAX_SIDE}"),
+                )
+            })
         };
         let (width, height) = (number(width, "width")?, number(height, "height")?);
         if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
@@ -854,6 +866,8 @@ mod tests {
         check_error("", 0, 0, "empty puzzle");
         check_error("3 2 nowrap 1\n", 1, 0, "expected `WIDTH HEIGHT");
         check_error("3 x nowrap 1 1\n", 1, 0, "height \"x\" is not a number");
+        check_error("100000 2 nowrap 0 0\n", 1, 0, "width 100000 is too large: a board's sides are at most 500");
+        check_error("600 2 nowrap 0 0\n", 1, 0, "each side must be 1..=500");
         check_error("0 2 nowrap 0 0\n", 1, 0, "each side must be 1..=500");
         check_error("3 2 torus 1 1\n", 1, 0, "neither wrap nor nowrap");
         check_error("3 2 wrap 3 1\n", 1, 0, "source (3, 1) is off the 3×2 board");
