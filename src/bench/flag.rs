@@ -307,12 +307,13 @@ pub struct FlagSearchBenchReport {
 
 /// Runs the anytime search on each map once from its start, in order, on
 /// this thread, each with `limit` of time (seed 0 for its tie-breaks);
-/// `cancel` (Ctrl-C) stops the benchmark with the maps finished so far.
+/// a cancelled `budget` (Ctrl-C) stops the benchmark with the maps finished
+/// so far.
 pub fn bench_flag_search(
     maps: &[FlagSearchMap],
     settings: &SearchSettings,
     limit: Duration,
-    cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    budget: &Budget,
     progress: &Progress,
 ) -> FlagSearchBenchReport {
     let mut per_map = Vec::with_capacity(maps.len());
@@ -322,8 +323,8 @@ pub fn bench_flag_search(
         let game = FlagGame::new(level, 0);
         let started = Instant::now();
         let solver = ExactSolver::new(level);
-        let budget = Budget::new(Some(started + limit), cancel.clone());
-        let result = anytime(&solver, game.visits(), game.position(), &budget, settings, 0);
+        let result =
+            anytime(&solver, game.visits(), game.position(), &budget.with_deadline(started + limit), settings, 0);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let mut report = FlagSearchMapReport {
             map: map.name.clone(),

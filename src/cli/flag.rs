@@ -19,8 +19,8 @@ use tickbot::progress::Progress;
 
 use super::common::{PlayArgs, RunOptions, parse_size};
 use crate::runner::{
-    Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, interrupt_flag,
-    play_one, print_json, progress_bar, run_many,
+    Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
+    progress_bar, run_many,
 };
 
 /// The bundled default map (round 12 of the original), so `tickbot run flag`
@@ -353,7 +353,7 @@ fn bench_search(args: &BenchFlag) -> Result<Exit, Failure> {
     let report = {
         let _bar = progress_bar("maps", &progress);
         let settings = args.planner.search_settings();
-        bench::bench_flag_search(&maps, &settings, limit, Some(interrupt_flag()), &progress)
+        bench::bench_flag_search(&maps, &settings, limit, &interrupt_budget(), &progress)
     };
     if args.json {
         print_json(&report)?;
