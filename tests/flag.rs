@@ -182,7 +182,7 @@ fn designer_maps_come_with_their_witness_and_the_search_planner_wins_them() {
         .args(["replay", "show", "designed.tbr"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("planner   search improve_nodes=200000"));
+        .stdout(predicate::str::contains("planner   search improve_nodes=100000"));
     // Bad designer flags are bad input, named.
     tickbot(dir.path())
         .args(["gen", "flag", "--size", "10x10", "--walk", "0"])
