@@ -327,6 +327,7 @@ async fn play_game<G: Game, P: Planner<G>>(
                 tick,
                 kind = stats.kind,
                 nodes = stats.nodes,
+                distinct = stats.distinct,
                 plan_len = stats.plan_len,
                 first_solution_us = stats.first_solution_us,
                 lower_bound = stats.lower_bound,

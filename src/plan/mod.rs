@@ -71,6 +71,9 @@ pub struct PlanStats {
     pub nodes: u64,
     /// Moves in the plan.
     pub plan_len: u32,
+    /// Distinct states among the nodes, from planners that may expand a
+    /// state more than once (the pipe write-up's searches) and report both.
+    pub distinct: Option<u64>,
     /// Anytime planners: microseconds until the first winning plan was in
     /// hand (the plan played may be a later, shorter one).
     pub first_solution_us: Option<u64>,

@@ -8,8 +8,8 @@
 //! fragile and cracked tile has fallen and the player stands on the flag;
 //! lost when no move is left otherwise. The planners live beside the rules:
 //! `exact` (a complete search), `search` (an anytime search for large maps)
-//! and `ga` (the write-up's genetic algorithm); `generate` and `designer`
-//! lay random solvable maps.
+//! and `ga` (the write-up's genetic algorithm with `write_up`, ours by
+//! default); `generate` and `designer` lay random solvable maps.
 
 pub mod designer;
 pub mod exact;
