@@ -13,12 +13,39 @@
 //! - closed pockets: each component counts its unknown edges; one that has
 //!   none left but does not hold every tile with pipes is a contradiction.
 //!
-//! Where deduction stalls, the search branches on the undecided tile with the
-//! fewest orientations. Every change is written to a trail, so backtracking
-//! undoes exactly what a branch did (the union-find has no path compression
-//! for that reason; union by size keeps it shallow) and nothing is cloned per
-//! branch. The search can go on after the first solution to count up to a
-//! limit, which is how `--count` and the generator prove uniqueness.
+//! - single exits: a component of pipes with one unknown edge left that
+//!   does not yet hold every tile with pipes must open it (the edge is the
+//!   XOR of the component's unknown edge ids, kept beside the count).
+//!
+//! Where deduction stalls, the search branches. Every change is written to a
+//! trail, so backtracking undoes exactly what a branch did (the union-find
+//! has no path compression for that reason; union by size keeps it shallow)
+//! and nothing is cloned per branch. The search can go on after the first
+//! solution to count up to a limit, which is how `--count` and the
+//! generator prove uniqueness.
+//!
+//! Choosing where to branch is what keeps large boards from thrashing. The
+//! plain rule, the first undecided tile in row-major order, decides the
+//! board in one sweep; on boards with several solutions most tiles are still
+//! free after deduction (on a torus all of them), and a wrong choice is
+//! sometimes refuted only rows later, by way of a loop or a closed pocket.
+//! Chronological backtracking then tries every combination of the unrelated
+//! choices made along the sweep in between, which is the heavy tail
+//! (`gen pipes --size 300x300 --seed 1`: 961,540 branch points). So the
+//! search weighs each tile by the contradictions it took part in and
+//! branches first on the undecided tile of greatest weight (the row-major
+//! sweep only where no weighed tile is left undecided), and it restarts from
+//! the root after a limit of backtracks that doubles with each restart
+//! (the weights stay): after a restart the tiles where the old run kept
+//! failing are decided first, so the choice that doomed them is refuted at
+//! once instead of under a sweep's worth of other choices. This is the
+//! weighted-degree rule of Boussemart, Hemery, Lecoutre and Sais, "Boosting
+//! systematic search by weighting constraints" (ECAI 2004), with restarts
+//! as in Gomes, Selman and Kautz, "Boosting combinatorial search through
+//! randomization" (AAAI 1998); no random draw is needed, so a board is
+//! always solved the same way. The doubling limit keeps the search
+//! complete. Restarts stop once a solution is found, so counting goes on
+//! from it exactly as before.
 //!
 //! The solver never sees a reference solution: only the tiles as dealt.
 
@@ -32,6 +59,11 @@ const NO_TILE: u32 = u32::MAX;
 
 /// How often (in branches) the search polls its time budget.
 const BUDGET_POLL_BRANCHES: u64 = 256;
+
+/// Backtracks before the first restart; each restart multiplies the limit
+/// by [`RESTART_GROWTH`], so some run is always long enough to finish.
+const FIRST_RESTART_BACKTRACKS: u64 = 256;
+const RESTART_GROWTH: u64 = 2;
 
 /// `ROTATIONS[mask][r]`: `mask` turned `r` quarter turns clockwise.
 const ROTATIONS: [[u8; 4]; 16] = {
@@ -80,7 +112,7 @@ enum Undo {
     Domain { tile: u32, old: u8 },
     Edge { edge: u32 },
     Union { small: u32, big: u32 },
-    Free { root: u32, old: u32 },
+    Free { root: u32, old_free: u32, old_exits: u32 },
 }
 
 /// A branch point: the trail length and scan cursor before it, the tile,
@@ -106,6 +138,8 @@ pub struct SolveReport {
     /// Times the search backtracked: after a contradiction, or to look for
     /// another solution.
     pub backtracks: u64,
+    /// Times the search started again from the root.
+    pub restarts: u64,
 }
 
 /// The solver with its scratch state, sized for one board and reusable for
@@ -131,6 +165,11 @@ pub struct Solver {
     /// Per component root: unknown edges with an end in the component,
     /// counted once per end.
     free: Vec<u32>,
+    /// Per component root: the XOR of the ids of those unknown edges (once
+    /// per end), so that when `free` is 1 this is that edge's id.
+    exits: Vec<u32>,
+    /// Component roots whose free count fell to 1, to check in `propagate`.
+    single_exit: Vec<u32>,
     /// Each component's members as a circular list: merging two lists (and
     /// splitting them again on undo) is one swap.
     next: Vec<u32>,
@@ -143,6 +182,13 @@ pub struct Solver {
     /// Where the fallback scan for an undecided tile starts.
     scan_cursor: usize,
     revisions: u64,
+    /// The tiles at the last contradiction (both the same for a tile with
+    /// no orientation left; `NO_TILE` past a border).
+    conflict: [u32; 2],
+    /// Contradictions each tile took part in during this run.
+    weight: Vec<u32>,
+    /// The tiles with a weight, in the order they first got one.
+    hot: Vec<u32>,
 }
 
 impl Solver {
@@ -176,6 +222,8 @@ impl Solver {
             parent: vec![0; n],
             size: vec![0; n],
             free: vec![0; n],
+            exits: vec![0; n],
+            single_exit: Vec::new(),
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
             queue: Vec::with_capacity(n),
@@ -185,6 +233,9 @@ impl Solver {
             last_solution: vec![0; n],
             scan_cursor: 0,
             revisions: 0,
+            conflict: [NO_TILE; 2],
+            weight: vec![0; n],
+            hot: Vec::new(),
         }
     }
 
@@ -216,13 +267,16 @@ impl Solver {
     ) -> Result<SolveReport, PlanError> {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
-        let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0, backtracks: 0 };
+        let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0, backtracks: 0, restarts: 0 };
         let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
         let mut consistent = !source_is_dry && self.propagate();
         if !consistent {
             report.revisions = self.revisions;
             return Ok(report);
         }
+        let root_trail_len = self.trail.len();
+        let mut restart_limit = FIRST_RESTART_BACKTRACKS;
+        let mut backtracks_since_restart = 0u64;
         loop {
             if consistent {
                 match self.branch_tile() {
@@ -259,7 +313,23 @@ impl Solver {
                     }
                 }
             } else {
+                if report.solutions == 0 {
+                    self.note_conflict();
+                }
                 report.backtracks += 1;
+                backtracks_since_restart += 1;
+                if report.solutions == 0 && backtracks_since_restart > restart_limit && !self.choices.is_empty() {
+                    // Start again from the root with what the conflicts
+                    // taught the branching rule.
+                    self.undo_to(root_trail_len);
+                    self.choices.clear();
+                    self.scan_cursor = 0;
+                    report.restarts += 1;
+                    backtracks_since_restart = 0;
+                    restart_limit = restart_limit.saturating_mul(RESTART_GROWTH);
+                    consistent = true;
+                    continue;
+                }
                 match self.choices.pop() {
                     None => break,
                     Some(choice) => {
@@ -297,16 +367,22 @@ impl Solver {
             self.parent[tile] = tile as u32;
             self.size[tile] = 1;
             self.next[tile] = tile as u32;
-            self.free[tile] =
-                self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN).count() as u32;
+            let unknown_edges = self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN);
+            self.free[tile] = unknown_edges.clone().count() as u32;
+            self.exits[tile] = unknown_edges.fold(0, |exits, &edge| exits ^ edge);
             self.queued[tile] = true;
         }
         self.queue.clear();
         self.queue.extend((0..n as u32).rev());
+        self.single_exit.clear();
         self.trail.clear();
         self.choices.clear();
         self.scan_cursor = 0;
         self.revisions = 0;
+        for &tile in &self.hot {
+            self.weight[tile as usize] = 0;
+        }
+        self.hot.clear();
     }
 
     fn find(&self, mut tile: u32) -> u32 {
@@ -335,17 +411,36 @@ impl Solver {
     /// Revises queued tiles until nothing changes (`true`) or a contradiction
     /// appears (`false`, with the queue emptied).
     fn propagate(&mut self) -> bool {
-        while let Some(tile) = self.queue.pop() {
-            self.queued[tile as usize] = false;
-            if !self.revise(tile) {
+        loop {
+            let ok = if let Some(tile) = self.queue.pop() {
+                self.queued[tile as usize] = false;
+                self.revise(tile)
+            } else if let Some(root) = self.single_exit.pop() {
+                self.open_single_exit(root)
+            } else {
+                return true;
+            };
+            if !ok {
                 for &tile in &self.queue {
                     self.queued[tile as usize] = false;
                 }
                 self.queue.clear();
+                self.single_exit.clear();
                 return false;
             }
         }
-        true
+    }
+
+    /// A component of pipes with one unknown edge left, that does not yet
+    /// hold every tile with pipes, can only reach the rest through that
+    /// edge: it must be open.
+    fn open_single_exit(&mut self, root: u32) -> bool {
+        let root = self.find(root);
+        let r = root as usize;
+        if self.free[r] != 1 || self.size[r] >= self.n_with_pipes || self.base[r] == 0 {
+            return true;
+        }
+        self.set_edge(self.exits[r], OPEN)
     }
 
     /// Drops the orientations of `tile` that disagree with its known edges,
@@ -373,6 +468,7 @@ impl Solver {
             }
         }
         if kept == 0 {
+            self.conflict = [tile, tile];
             return false;
         }
         if kept != domain {
@@ -420,10 +516,14 @@ impl Solver {
         ok
     }
 
-    fn set_free(&mut self, root: u32, value: u32) {
-        let old = self.free[root as usize];
-        self.trail.push(Undo::Free { root, old });
-        self.free[root as usize] = value;
+    fn set_free(&mut self, root: u32, free: u32, exits: u32) {
+        let r = root as usize;
+        self.trail.push(Undo::Free { root, old_free: self.free[r], old_exits: self.exits[r] });
+        self.free[r] = free;
+        self.exits[r] = exits;
+        if free == 1 {
+            self.single_exit.push(root);
+        }
     }
 
     /// A component with no unknown edge left is closed for good: fine only
@@ -439,18 +539,20 @@ impl Solver {
         if current == state {
             return true;
         }
+        let [a, b] = self.edge_ends[edge as usize];
+        self.conflict = [a, b];
         if current != UNKNOWN {
             return false;
         }
         self.edge_state[edge as usize] = state;
         self.trail.push(Undo::Edge { edge });
-        let [a, b] = self.edge_ends[edge as usize];
         self.enqueue(a);
         self.enqueue(b);
         let (root_a, root_b) = (self.find(a), self.find(b));
         if state == CLOSED {
-            self.set_free(root_a, self.free[root_a as usize] - 1);
-            self.set_free(root_b, self.free[root_b as usize] - 1);
+            self.set_free(root_a, self.free[root_a as usize] - 1, self.exits[root_a as usize] ^ edge);
+            self.set_free(root_b, self.free[root_b as usize] - 1, self.exits[root_b as usize] ^ edge);
+            self.conflict = [a, b];
             return self.pocket_ok(root_a) && self.pocket_ok(root_b);
         }
         if root_a == root_b {
@@ -459,7 +561,11 @@ impl Solver {
         let (small, big) =
             if self.size[root_a as usize] < self.size[root_b as usize] { (root_a, root_b) } else { (root_b, root_a) };
         // The new edge was counted once from each side.
-        self.set_free(big, self.free[big as usize] + self.free[small as usize] - 2);
+        self.set_free(
+            big,
+            self.free[big as usize] + self.free[small as usize] - 2,
+            self.exits[big as usize] ^ self.exits[small as usize],
+        );
         let first_of_small = self.next[small as usize];
         self.parent[small as usize] = big;
         self.size[big as usize] += self.size[small as usize];
@@ -484,6 +590,7 @@ impl Solver {
             }
             member = self.next[m];
         }
+        self.conflict = [a, b];
         self.pocket_ok(big)
     }
 
@@ -497,18 +604,42 @@ impl Solver {
                     self.size[big as usize] -= self.size[small as usize];
                     self.next.swap(small as usize, big as usize);
                 }
-                Undo::Free { root, old } => self.free[root as usize] = old,
+                Undo::Free { root, old_free, old_exits } => {
+                    self.free[root as usize] = old_free;
+                    self.exits[root as usize] = old_exits;
+                }
             }
         }
     }
 
-    /// The tile to branch on: the first undecided tile in row-major order,
-    /// or `None` when every tile is decided. Deciding the board in one sweep
-    /// keeps a wrong choice close to the contradiction it causes, so
-    /// backtracking stays shallow. Every tile before `scan_cursor` is
-    /// decided (branch points save and restore it), so the scans along one
-    /// line of the search cost one pass over the board in all.
+    /// Weighs the tiles of the last contradiction.
+    fn note_conflict(&mut self) {
+        for tile in self.conflict {
+            if tile == NO_TILE {
+                continue;
+            }
+            if self.weight[tile as usize] == 0 {
+                self.hot.push(tile);
+            }
+            self.weight[tile as usize] += 1;
+        }
+        self.conflict = [NO_TILE; 2];
+    }
+
+    /// The tile to branch on, or `None` when every tile is decided: the
+    /// undecided tile that took part in the most contradictions, else the
+    /// first undecided tile in row-major order.
     fn branch_tile(&mut self) -> Option<u32> {
+        let mut best: Option<(u32, u32)> = None;
+        for &tile in &self.hot {
+            let weight = self.weight[tile as usize];
+            if self.domain[tile as usize].count_ones() > 1 && best.is_none_or(|(_, most)| weight > most) {
+                best = Some((tile, weight));
+            }
+        }
+        if let Some((tile, _)) = best {
+            return Some(tile);
+        }
         let n = self.domain.len();
         while self.scan_cursor < n {
             if self.domain[self.scan_cursor].count_ones() > 1 {
