@@ -5,17 +5,22 @@
 //! each edge's state (unknown, open, closed; border edges of non-wrapping
 //! boards start closed). A work queue revises a tile whenever one of its
 //! edges changes: orientations that disagree with a known edge go, and an
-//! edge that every remaining orientation opens (or closes) is set. Two
+//! edge that every remaining orientation opens (or closes) is set. Three
 //! global rules ride on a union-find of the tiles joined by open edges:
 //! - loops: opening an edge inside one component is a contradiction, and
 //!   after every union each unknown edge that now runs inside the component
 //!   is closed (found by walking the smaller of the two merged parts);
 //! - closed pockets: each component counts its unknown edges; one that has
-//!   none left but does not hold every tile with pipes is a contradiction.
-//!
-//! - single exits: a component of pipes with one unknown edge left that
-//!   does not yet hold every tile with pipes must open it (the edge is the
-//!   XOR of the component's unknown edge ids, kept beside the count).
+//!   none left but does not hold every tile with pipes is a contradiction;
+//! - dead ends: each component knows how many pipe ends its tiles have
+//!   left to join (their pipes minus twice its inner edges). Two components
+//!   with one end left each must not be joined to each other unless they
+//!   hold every tile with pipes between them, since they would close a
+//!   pocket; so an unknown edge between them is closed. (This is the rule
+//!   that gets deduction going on a wrapping board, which has no border to
+//!   start from: two dead-end tiles side by side never face each other.)
+//!   The component also keeps the XOR of its tiles that still have ends to
+//!   join, so when it has one end left, that tile is known without a walk.
 //!
 //! Where deduction stalls, the search branches. Every change is written to a
 //! trail, so backtracking undoes exactly what a branch did (the union-find
@@ -24,28 +29,46 @@
 //! solution to count up to a limit, which is how `--count` and the
 //! generator prove uniqueness.
 //!
-//! Choosing where to branch is what keeps large boards from thrashing. The
-//! plain rule, the first undecided tile in row-major order, decides the
-//! board in one sweep; on boards with several solutions most tiles are still
-//! free after deduction (on a torus all of them), and a wrong choice is
-//! sometimes refuted only rows later, by way of a loop or a closed pocket.
-//! Chronological backtracking then tries every combination of the unrelated
-//! choices made along the sweep in between, which is the heavy tail
-//! (`gen pipes --size 300x300 --seed 1`: 961,540 branch points). So the
-//! search weighs each tile by the contradictions it took part in and
-//! branches first on the undecided tile of greatest weight (the row-major
-//! sweep only where no weighed tile is left undecided), and it restarts from
-//! the root after a limit of backtracks that doubles with each restart
-//! (the weights stay): after a restart the tiles where the old run kept
-//! failing are decided first, so the choice that doomed them is refuted at
-//! once instead of under a sweep's worth of other choices. This is the
-//! weighted-degree rule of Boussemart, Hemery, Lecoutre and Sais, "Boosting
-//! systematic search by weighting constraints" (ECAI 2004), with restarts
-//! as in Gomes, Selman and Kautz, "Boosting combinatorial search through
-//! randomization" (AAAI 1998); no random draw is needed, so a board is
-//! always solved the same way. The doubling limit keeps the search
-//! complete. Restarts stop once a solution is found, so counting goes on
-//! from it exactly as before.
+//! Branching: the undecided tile that took part in the most contradictions
+//! so far (its weight), else the first undecided tile in row-major order.
+//! This is the weighted-degree rule of Boussemart, Hemery, Lecoutre and
+//! Sais, "Boosting systematic search by weighting constraints" (ECAI 2004).
+//! A sweep in row-major order decides the board front by front; a wrong
+//! choice is sometimes refuted only rows later, and chronological
+//! backtracking then tries every combination of the unrelated choices made
+//! along the front in between: the heavy tail. Once a spot has failed a few
+//! times, the weights make the search settle it right after the next
+//! backtrack, so the culprit is found without enumerating the rest. As a
+//! safety net the search restarts from the root (weights kept) after
+//! [`FIRST_RESTART_BACKTRACKS`] backtracks, a limit that doubles at each
+//! restart so the search stays complete (Gomes, Selman and Kautz, "Boosting
+//! combinatorial search through randomization", AAAI 1998); no board we
+//! generated reaches it. Restarts stop once a solution is found, so
+//! counting goes on from it. Nothing is random: a board is always solved
+//! the same way.
+//!
+//! What each candidate did, measured on generated boards 300×300 flat and
+//! wrapping, seeds 1 to 20 (tile revisions summed over the run; the root
+//! propagation alone is about 90,000 of them):
+//! - row-major branching alone, before the dead-end rule: seed 1 flat took
+//!   961,540 branch points, wrapping seeds 1 and 2 did not finish in
+//!   minutes; 2 of 40 boards over a 20 s limit, the worst wrapping board
+//!   finished at 2.4 million revisions;
+//! - the branching tile next to what the last branch changed (a frontier
+//!   of the network) instead of row-major: worse, 7 of 9 hard boards over
+//!   20 s; last-conflict branching (Lecoutre et al. 2009): 11 of 40 over;
+//! - a global connectivity test after every branch: the same branch
+//!   counts, so the late refutations are not disconnections;
+//! - weights with restarts every 256 backtracks, doubling (the first fix,
+//!   before the dead-end rule): every board solved, the worst at 24
+//!   million revisions; restarting only the last rows of the sweep (Luby
+//!   limits) halved the median but left 2 of 40 over 20 s;
+//! - the dead-end rule: deduction now decides most of a wrapping board
+//!   before any branch; with row-major branching 1 of 40 boards still
+//!   thrashed, with weights and no restart the worst took 222,790
+//!   revisions, with restarts every 256 backtracks 356,927 (restarts throw
+//!   away good work: at 500×500 one board took 14 million). Hence the
+//!   weights with a restart limit far above what any board needed.
 //!
 //! The solver never sees a reference solution: only the tiles as dealt.
 
@@ -61,8 +84,10 @@ const NO_TILE: u32 = u32::MAX;
 const BUDGET_POLL_BRANCHES: u64 = 256;
 
 /// Backtracks before the first restart; each restart multiplies the limit
-/// by [`RESTART_GROWTH`], so some run is always long enough to finish.
-const FIRST_RESTART_BACKTRACKS: u64 = 256;
+/// by [`RESTART_GROWTH`], so some run is always long enough to finish. The
+/// generated boards up to 500×500 need at most about 2,000, so only a
+/// board that thrashes anyway restarts.
+const FIRST_RESTART_BACKTRACKS: u64 = 4096;
 const RESTART_GROWTH: u64 = 2;
 
 /// `ROTATIONS[mask][r]`: `mask` turned `r` quarter turns clockwise.
@@ -112,7 +137,7 @@ enum Undo {
     Domain { tile: u32, old: u8 },
     Edge { edge: u32 },
     Union { small: u32, big: u32 },
-    Free { root: u32, old_free: u32, old_exits: u32 },
+    Free { root: u32, old_free: u32, old_open_ends: u32 },
 }
 
 /// A branch point: the trail length and scan cursor before it, the tile,
@@ -166,10 +191,12 @@ pub struct Solver {
     /// counted once per end.
     free: Vec<u32>,
     /// Per component root: the XOR of the ids of those unknown edges (once
-    /// per end), so that when `free` is 1 this is that edge's id.
-    exits: Vec<u32>,
-    /// Component roots whose free count fell to 1, to check in `propagate`.
-    single_exit: Vec<u32>,
+    /// Per component root: the XOR of `tile + 1` over its tiles that still
+    /// have pipe ends to join, so that with one end left this names the
+    /// tile that has it.
+    open_ends: Vec<u32>,
+    /// Per component root: the pipes of its tiles, summed.
+    degree_sum: Vec<u32>,
     /// Each component's members as a circular list: merging two lists (and
     /// splitting them again on undo) is one swap.
     next: Vec<u32>,
@@ -222,8 +249,8 @@ impl Solver {
             parent: vec![0; n],
             size: vec![0; n],
             free: vec![0; n],
-            exits: vec![0; n],
-            single_exit: Vec::new(),
+            open_ends: vec![0; n],
+            degree_sum: vec![0; n],
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
             queue: Vec::with_capacity(n),
@@ -369,12 +396,12 @@ impl Solver {
             self.next[tile] = tile as u32;
             let unknown_edges = self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN);
             self.free[tile] = unknown_edges.clone().count() as u32;
-            self.exits[tile] = unknown_edges.fold(0, |exits, &edge| exits ^ edge);
+            self.degree_sum[tile] = tiles[tile].count_ones();
+            self.open_ends[tile] = if tiles[tile] != 0 { tile as u32 + 1 } else { 0 };
             self.queued[tile] = true;
         }
         self.queue.clear();
         self.queue.extend((0..n as u32).rev());
-        self.single_exit.clear();
         self.trail.clear();
         self.choices.clear();
         self.scan_cursor = 0;
@@ -415,8 +442,6 @@ impl Solver {
             let ok = if let Some(tile) = self.queue.pop() {
                 self.queued[tile as usize] = false;
                 self.revise(tile)
-            } else if let Some(root) = self.single_exit.pop() {
-                self.open_single_exit(root)
             } else {
                 return true;
             };
@@ -425,28 +450,55 @@ impl Solver {
                     self.queued[tile as usize] = false;
                 }
                 self.queue.clear();
-                self.single_exit.clear();
                 return false;
             }
         }
     }
 
-    /// A component of pipes with one unknown edge left, that does not yet
-    /// hold every tile with pipes, can only reach the rest through that
-    /// edge: it must be open.
-    fn open_single_exit(&mut self, root: u32) -> bool {
-        let root = self.find(root);
+    /// Pipe ends the component rooted at `root` has left to join.
+    fn ends_left(&self, root: u32) -> u32 {
         let r = root as usize;
-        if self.free[r] != 1 || self.size[r] >= self.n_with_pipes || self.base[r] == 0 {
-            return true;
-        }
-        self.set_edge(self.exits[r], OPEN)
+        self.degree_sum[r] + 2 - 2 * self.size[r]
     }
 
-    /// Drops the orientations of `tile` that disagree with its known edges,
+    /// Pipes of `tile` not yet joined by an open edge, or `None` if it has
+    /// more open edges than pipes.
+    fn unjoined(&self, tile: u32) -> Option<u32> {
+        let t = tile as usize;
+        let open = self.edge_of[t].iter().filter(|&&edge| self.edge_state[edge as usize] == OPEN).count() as u32;
+        self.base[t].count_ones().checked_sub(open)
+    }
+
+    /// Closes the unknown edges of `tile` that would join two components
+    /// with one pipe end left each (a pocket) short of every tile.
+    fn close_dead_ends(&mut self, tile: u32) -> bool {
+        let root = self.find(tile);
+        if self.ends_left(root) != 1 {
+            return true;
+        }
+        for dir in 0..4 {
+            let edge = self.edge_of[tile as usize][dir];
+            if self.edge_state[edge as usize] != UNKNOWN {
+                continue;
+            }
+            let other = self.find(self.neighbours[tile as usize][dir]);
+            if other != root
+                && self.ends_left(other) == 1
+                && self.size[root as usize] + self.size[other as usize] < self.n_with_pipes
+                && !self.set_edge(edge, CLOSED)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
     /// then sets the edges its remaining orientations agree on.
     fn revise(&mut self, tile: u32) -> bool {
         self.revisions += 1;
+        if !self.close_dead_ends(tile) {
+            return false;
+        }
         let t = tile as usize;
         let edges = self.edge_of[t];
         let (mut open, mut closed) = (0u8, 0u8);
@@ -516,14 +568,11 @@ impl Solver {
         ok
     }
 
-    fn set_free(&mut self, root: u32, free: u32, exits: u32) {
+    fn set_free(&mut self, root: u32, free: u32, open_ends: u32) {
         let r = root as usize;
-        self.trail.push(Undo::Free { root, old_free: self.free[r], old_exits: self.exits[r] });
+        self.trail.push(Undo::Free { root, old_free: self.free[r], old_open_ends: self.open_ends[r] });
         self.free[r] = free;
-        self.exits[r] = exits;
-        if free == 1 {
-            self.single_exit.push(root);
-        }
+        self.open_ends[r] = open_ends;
     }
 
     /// A component with no unknown edge left is closed for good: fine only
@@ -550,22 +599,33 @@ impl Solver {
         self.enqueue(b);
         let (root_a, root_b) = (self.find(a), self.find(b));
         if state == CLOSED {
-            self.set_free(root_a, self.free[root_a as usize] - 1, self.exits[root_a as usize] ^ edge);
-            self.set_free(root_b, self.free[root_b as usize] - 1, self.exits[root_b as usize] ^ edge);
+            self.set_free(root_a, self.free[root_a as usize] - 1, self.open_ends[root_a as usize]);
+            self.set_free(root_b, self.free[root_b as usize] - 1, self.open_ends[root_b as usize]);
             self.conflict = [a, b];
             return self.pocket_ok(root_a) && self.pocket_ok(root_b);
         }
         if root_a == root_b {
             return false;
         }
+        // Opening an edge at a tile whose pipes are all joined already is a
+        // contradiction that revising the tile would find; it is caught here
+        // so that the pipe-end counts below stay exact.
+        let (Some(unjoined_a), Some(unjoined_b)) = (self.unjoined(a), self.unjoined(b)) else {
+            return false;
+        };
+        let filled = |tile: u32, unjoined: u32| if unjoined == 0 { tile + 1 } else { 0 };
         let (small, big) =
             if self.size[root_a as usize] < self.size[root_b as usize] { (root_a, root_b) } else { (root_b, root_a) };
         // The new edge was counted once from each side.
         self.set_free(
             big,
             self.free[big as usize] + self.free[small as usize] - 2,
-            self.exits[big as usize] ^ self.exits[small as usize],
+            self.open_ends[big as usize]
+                ^ self.open_ends[small as usize]
+                ^ filled(a, unjoined_a)
+                ^ filled(b, unjoined_b),
         );
+        self.degree_sum[big as usize] += self.degree_sum[small as usize];
         let first_of_small = self.next[small as usize];
         self.parent[small as usize] = big;
         self.size[big as usize] += self.size[small as usize];
@@ -591,6 +651,9 @@ impl Solver {
             member = self.next[m];
         }
         self.conflict = [a, b];
+        if self.ends_left(big) == 1 {
+            self.enqueue(self.open_ends[big as usize] - 1);
+        }
         self.pocket_ok(big)
     }
 
@@ -602,11 +665,12 @@ impl Solver {
                 Undo::Union { small, big } => {
                     self.parent[small as usize] = small;
                     self.size[big as usize] -= self.size[small as usize];
+                    self.degree_sum[big as usize] -= self.degree_sum[small as usize];
                     self.next.swap(small as usize, big as usize);
                 }
-                Undo::Free { root, old_free, old_exits } => {
+                Undo::Free { root, old_free, old_open_ends } => {
                     self.free[root as usize] = old_free;
-                    self.exits[root as usize] = old_exits;
+                    self.open_ends[root as usize] = old_open_ends;
                 }
             }
         }
