@@ -276,10 +276,21 @@ impl Solver {
         &self.solution
     }
 
-    /// The last solution found by the last [`Solver::run`]: with two found,
-    /// the second one.
-    pub(crate) fn last_solution(&self) -> &[u8] {
-        &self.last_solution
+    /// Deduction alone, no search: propagates the rules on `tiles` (with
+    /// the source at `source`) and reports whether they are still
+    /// consistent. [`Solver::is_decided`] then tells which tiles deduction
+    /// fixed; when every tile is, that is the only solution.
+    pub fn deduce(&mut self, tiles: &[u8], source: usize) -> bool {
+        assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
+        self.reset(tiles);
+        let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
+        !source_is_dry && self.propagate()
+    }
+
+    /// Whether `tile` has one orientation left after the last
+    /// [`Solver::deduce`] or [`Solver::run`].
+    pub fn is_decided(&self, tile: usize) -> bool {
+        self.domain[tile].count_ones() == 1
     }
 
     /// Searches the orientations of `tiles` (the board as dealt, with the
