@@ -197,6 +197,11 @@ pub struct Solver {
     open_ends: Vec<u32>,
     /// Per component root: the pipes of its tiles, summed.
     degree_sum: Vec<u32>,
+    /// Open edges at each tile.
+    open_count: Vec<u8>,
+    /// Whether changes go to the trail: not during the propagation at the
+    /// root, which is never undone.
+    recording: bool,
     /// Each component's members as a circular list: merging two lists (and
     /// splitting them again on undo) is one swap.
     next: Vec<u32>,
@@ -251,6 +256,8 @@ impl Solver {
             free: vec![0; n],
             open_ends: vec![0; n],
             degree_sum: vec![0; n],
+            open_count: vec![0; n],
+            recording: false,
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
             queue: Vec::with_capacity(n),
@@ -312,6 +319,8 @@ impl Solver {
             report.revisions = self.revisions;
             return Ok(report);
         }
+        // From here on changes can be undone.
+        self.recording = true;
         let root_trail_len = self.trail.len();
         let mut restart_limit = FIRST_RESTART_BACKTRACKS;
         let mut backtracks_since_restart = 0u64;
@@ -408,12 +417,14 @@ impl Solver {
             let unknown_edges = self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN);
             self.free[tile] = unknown_edges.clone().count() as u32;
             self.degree_sum[tile] = tiles[tile].count_ones();
+            self.open_count[tile] = 0;
             self.open_ends[tile] = if tiles[tile] != 0 { tile as u32 + 1 } else { 0 };
             self.queued[tile] = true;
         }
         self.queue.clear();
         self.queue.extend((0..n as u32).rev());
         self.trail.clear();
+        self.recording = false;
         self.choices.clear();
         self.scan_cursor = 0;
         self.revisions = 0;
@@ -440,7 +451,7 @@ impl Solver {
     /// Restricts `tile` to the orientations in `domain` and propagates.
     fn assign(&mut self, tile: u32, domain: u8) -> bool {
         let old = self.domain[tile as usize];
-        self.trail.push(Undo::Domain { tile, old });
+        self.record(Undo::Domain { tile, old });
         self.domain[tile as usize] = domain;
         self.enqueue(tile);
         self.propagate()
@@ -476,17 +487,31 @@ impl Solver {
     /// more open edges than pipes.
     fn unjoined(&self, tile: u32) -> Option<u32> {
         let t = tile as usize;
-        let open = self.edge_of[t].iter().filter(|&&edge| self.edge_state[edge as usize] == OPEN).count() as u32;
-        self.base[t].count_ones().checked_sub(open)
+        self.base[t].count_ones().checked_sub(u32::from(self.open_count[t]))
+    }
+
+    /// The directions of `tile`'s open and of its closed edges, as masks.
+    fn known_edges(&self, tile: usize) -> (u8, u8) {
+        let (mut open, mut closed) = (0u8, 0u8);
+        for (dir, &edge) in self.edge_of[tile].iter().enumerate() {
+            match self.edge_state[edge as usize] {
+                OPEN => open |= DIR_BITS[dir],
+                CLOSED => closed |= DIR_BITS[dir],
+                _ => {}
+            }
+        }
+        (open, closed)
     }
 
     /// Closes the unknown edges of `tile` that would join two components
-    /// with one pipe end left each (a pocket) short of every tile.
-    fn close_dead_ends(&mut self, tile: u32) -> bool {
+    /// with one pipe end left each (a pocket) short of every tile: whether
+    /// it closed any, or `None` on a contradiction.
+    fn close_dead_ends(&mut self, tile: u32) -> Option<bool> {
         let root = self.find(tile);
         if self.ends_left(root) != 1 {
-            return true;
+            return Some(false);
         }
+        let mut closed_any = false;
         for dir in 0..4 {
             let edge = self.edge_of[tile as usize][dir];
             if self.edge_state[edge as usize] != UNKNOWN {
@@ -496,28 +521,28 @@ impl Solver {
             if other != root
                 && self.ends_left(other) == 1
                 && self.size[root as usize] + self.size[other as usize] < self.n_with_pipes
-                && !self.set_edge(edge, CLOSED)
             {
-                return false;
+                if !self.set_edge(edge, CLOSED) {
+                    return None;
+                }
+                closed_any = true;
             }
         }
-        true
+        Some(closed_any)
     }
 
+    /// Drops the orientations of `tile` that disagree with its known edges,
     /// then sets the edges its remaining orientations agree on.
     fn revise(&mut self, tile: u32) -> bool {
         self.revisions += 1;
-        if !self.close_dead_ends(tile) {
-            return false;
-        }
         let t = tile as usize;
         let edges = self.edge_of[t];
-        let (mut open, mut closed) = (0u8, 0u8);
-        for dir in 0..4 {
-            match self.edge_state[edges[dir] as usize] {
-                OPEN => open |= DIR_BITS[dir],
-                CLOSED => closed |= DIR_BITS[dir],
-                _ => {}
+        let (mut open, mut closed) = self.known_edges(t);
+        if open | closed != 0xF {
+            match self.close_dead_ends(tile) {
+                None => return false,
+                Some(true) => (open, closed) = self.known_edges(t),
+                Some(false) => {}
             }
         }
         let rotations = ROTATIONS[usize::from(self.base[t])];
@@ -535,7 +560,7 @@ impl Solver {
             return false;
         }
         if kept != domain {
-            self.trail.push(Undo::Domain { tile, old: domain });
+            self.record(Undo::Domain { tile, old: domain });
             self.domain[t] = kept;
         }
         // The edges set here agree with the domain just computed, so they
@@ -581,7 +606,7 @@ impl Solver {
 
     fn set_free(&mut self, root: u32, free: u32, open_ends: u32) {
         let r = root as usize;
-        self.trail.push(Undo::Free { root, old_free: self.free[r], old_open_ends: self.open_ends[r] });
+        self.record(Undo::Free { root, old_free: self.free[r], old_open_ends: self.open_ends[r] });
         self.free[r] = free;
         self.open_ends[r] = open_ends;
     }
@@ -605,7 +630,7 @@ impl Solver {
             return false;
         }
         self.edge_state[edge as usize] = state;
-        self.trail.push(Undo::Edge { edge });
+        self.record(Undo::Edge { edge });
         self.enqueue(a);
         self.enqueue(b);
         let (root_a, root_b) = (self.find(a), self.find(b));
@@ -615,6 +640,8 @@ impl Solver {
             self.conflict = [a, b];
             return self.pocket_ok(root_a) && self.pocket_ok(root_b);
         }
+        self.open_count[a as usize] += 1;
+        self.open_count[b as usize] += 1;
         if root_a == root_b {
             return false;
         }
@@ -641,7 +668,7 @@ impl Solver {
         self.parent[small as usize] = big;
         self.size[big as usize] += self.size[small as usize];
         self.next.swap(small as usize, big as usize);
-        self.trail.push(Undo::Union { small, big });
+        self.record(Undo::Union { small, big });
         // Every unknown edge inside the merged component runs between its
         // two old parts: walk the smaller part and close them.
         let mut member = first_of_small;
@@ -668,11 +695,26 @@ impl Solver {
         self.pocket_ok(big)
     }
 
+    /// Writes `undo` to the trail, unless the change is made by the
+    /// propagation at the root, which nothing ever undoes.
+    fn record(&mut self, undo: Undo) {
+        if self.recording {
+            self.trail.push(undo);
+        }
+    }
+
     fn undo_to(&mut self, trail_len: usize) {
         while self.trail.len() > trail_len {
             match self.trail.pop().expect("longer than trail_len") {
                 Undo::Domain { tile, old } => self.domain[tile as usize] = old,
-                Undo::Edge { edge } => self.edge_state[edge as usize] = UNKNOWN,
+                Undo::Edge { edge } => {
+                    if self.edge_state[edge as usize] == OPEN {
+                        let [a, b] = self.edge_ends[edge as usize];
+                        self.open_count[a as usize] -= 1;
+                        self.open_count[b as usize] -= 1;
+                    }
+                    self.edge_state[edge as usize] = UNKNOWN;
+                }
                 Undo::Union { small, big } => {
                     self.parent[small as usize] = small;
                     self.size[big as usize] -= self.size[small as usize];
