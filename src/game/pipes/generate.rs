@@ -24,6 +24,7 @@
 
 use crate::game::pipes::solve::Solver;
 use crate::game::pipes::{DIR_BITS, Grid, PipesSetup, opposite, rotate_by};
+use crate::plan::{Budget, PlanError};
 use crate::rng::GameRng;
 
 /// What to generate.
@@ -56,6 +57,9 @@ pub enum GenerateError {
         "no unique puzzle after {adjustments} adjustments in {MAX_ROUNDS} rounds; try another seed or drop --unique"
     )]
     NotUnique { adjustments: u32 },
+    /// The budget ran out (Ctrl-C) between rounds of `--unique`.
+    #[error("generation stopped: {0}")]
+    Stopped(#[from] PlanError),
 }
 
 /// Rounds of deduce-and-change before `--unique` gives up. Boards up to
@@ -71,6 +75,12 @@ const MAX_LOOP: usize = 24;
 
 /// Generates a puzzle as `options` say.
 pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
+    generate_within(options, &Budget::unlimited())
+}
+
+/// [`generate`], stopping with [`GenerateError::Stopped`] once `budget`
+/// runs out (polled before each round of `--unique`).
+pub fn generate_within(options: &GenSettings, budget: &Budget) -> Result<Generated, GenerateError> {
     let GenSettings { width, height, wrap, unique, seed } = *options;
     if width == 0 || height == 0 || width > super::MAX_SIDE || height > super::MAX_SIDE {
         return Err(GenerateError::BadSize { width, height });
@@ -87,6 +97,9 @@ pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
         let mut scratch = Scratch::new(grid.n_tiles());
         let mut rounds = 0;
         loop {
+            if let Some(error) = budget.exhausted() {
+                return Err(error.into());
+            }
             let consistent = solver.deduce(&tiles, source);
             debug_assert!(consistent, "the tree is a solution");
             let sites = change_sites(grid, &solver, &mut rng, &mut scratch);
@@ -330,7 +343,6 @@ fn tree_path(
 mod tests {
     use super::*;
     use crate::game::pipes::find_flaw;
-    use crate::plan::Budget;
 
     #[test]
     fn trees_are_solutions_and_puzzles_are_their_rotations() {

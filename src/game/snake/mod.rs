@@ -21,6 +21,9 @@ use crate::rng::GameRng;
 pub(crate) const MAX_SIDE: u16 = 200;
 
 /// A direction of movement. The action of a Snake tick.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
@@ -71,6 +74,9 @@ impl fmt::Display for Dir {
 
 /// Whether the head may move into the cell the tail leaves on the same tick.
 /// Benchmarks differ on this, so it is a rule, not a constant.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TailRule {
@@ -82,6 +88,9 @@ pub enum TailRule {
 
 /// Where the snake starts: its head, the way it faces, and its length. The
 /// body trails straight behind the head.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Start {
     pub col: u16,
@@ -92,6 +101,9 @@ pub struct Start {
 
 /// Everything a Snake game is built from, unvalidated: what a map file, the
 /// command line or a replay header says. [`Config::try_from`] validates it.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SnakeSetup {
     pub width: u16,
@@ -126,7 +138,7 @@ pub struct Config {
 }
 
 /// The default start length when the map does not give one.
-pub(crate) const DEFAULT_START_LENGTH: u16 = 3;
+pub const DEFAULT_START_LENGTH: u16 = 3;
 
 impl SnakeSetup {
     /// An open `width`×`height` board with the default rules.
