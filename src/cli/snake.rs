@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 
 use tickbot::bench;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
+use tickbot::game::snake::cycle::Cycle;
 use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, TailRule};
 use tickbot::map::MapError;
 use tickbot::plan::Planner;
@@ -78,7 +79,7 @@ pub struct SnakeArgs {
     #[arg(long, value_name = "TICKS")]
     pub max_ticks: Option<u32>,
     /// The planner.
-    #[arg(long, value_enum, default_value_t = SnakePlanner::BfsTail)]
+    #[arg(long, value_enum, default_value_t = SnakePlanner::Cycle)]
     pub planner: SnakePlanner,
     /// Play bfs-tail exactly as the 2013 write-up did: no slack in the tail check,
     /// no loop avoidance, never a gamble. It can chase its tail until the game stalls.
@@ -101,8 +102,12 @@ pub enum TailRuleArg {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum SnakePlanner {
-    /// BFS to the food, accepted only if the tail stays reachable; else follow the tail.
+    /// Never loses on boards tiled by 2x2 blocks: a Hamiltonian cycle through the body,
+    /// rebuilt as it goes, with every shortcut to the food it can prove safe. Elsewhere
+    /// it plays as bfs-tail.
     #[default]
+    Cycle,
+    /// BFS to the food, accepted only if the tail stays reachable; else follow the tail.
     BfsTail,
 }
 
@@ -121,6 +126,7 @@ impl SnakeArgs {
     /// A fresh planner for `level`, as these flags choose it.
     pub fn planner(&self, level: &snake::Config) -> Box<dyn Planner<SnakeGame>> {
         match self.planner {
+            SnakePlanner::Cycle => Box::new(Cycle::new(level)),
             SnakePlanner::BfsTail => {
                 let settings = if self.write_up { BfsTailSettings::write_up() } else { BfsTailSettings::default() };
                 Box::new(BfsTail::with_params(level, settings))

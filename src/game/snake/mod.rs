@@ -6,6 +6,7 @@
 //! eaten for `stall_limit` ticks or the episode reaches `max_ticks`.
 
 pub mod bfs_tail;
+pub mod cycle;
 
 use std::collections::VecDeque;
 use std::fmt;

@@ -1,0 +1,625 @@
+//! `cycle`: a Snake planner that never loses on a board it can tile with
+//! 2×2 blocks, and that takes every shortcut to the food it can prove safe.
+//!
+//! **The cycle.** Cut the board into 2×2 blocks and let the snake drive round
+//! each block in one fixed turning sense (counterclockwise or clockwise). In
+//! every cell it then has two moves: on round its block, or across into the
+//! next block. Choose, for every pair of side-by-side blocks, whether the
+//! snake may cross between them: if the crossings form a spanning tree of
+//! the blocks, the moves form one Hamiltonian cycle (the walk round the
+//! tree), and a snake that follows it never dies.
+//!
+//! **What we keep.** Not one tree but the set of trees the body allows. Each
+//! body cell but the head fixes one crossing: the move it made says whether
+//! its block's crossing on that side is open or shut. The body lies on the
+//! cycle of some tree exactly when those fixings agree, the open crossings
+//! hold no loop, and the crossings left free still join every block (then
+//! Kruskal's algorithm finds such a tree). We call that state *consistent*;
+//! [`Cycle::consistent`] checks it in time linear in the body and the board.
+//! From a consistent state the snake is safe forever: the cycle of any such
+//! tree runs through the body in order, so its next cell is free.
+//!
+//! **Shortcuts.** Every tick we find the shortest path to the food that obeys
+//! the turning sense, over cells that are free by the time the head gets
+//! there (the tail moves on as the head advances). A virtual snake follows
+//! it; if the state after the meal is consistent, the path is *committed*:
+//! the snake plays it out (switching to a shorter committed path when the
+//! receding tail opens one), and is consistent again when it eats. If not,
+//! the snake takes the path's first move only when the state after that move
+//! is consistent, and otherwise the other move, which then is (some tree's
+//! cycle takes one of the two, and that one keeps the body on that cycle).
+//! Either way every state is consistent or on a committed path, so the snake
+//! cannot lose. If one board-sweep of ticks passes without a meal, the snake
+//! stops looking for shortcuts, fixes one tree and follows its cycle to the
+//! food, which it reaches within a sweep: it never stalls.
+//!
+//! This is our own design. It learned from twanvl/snake's cell-tree agents
+//! (the right-hand driving in 2×2 cells, moves limited to two a cell) and
+//! from the cycle-repair planners of AlphaPhoenix (DHCR) and
+//! MatejKotas/AutoSnake3 (keep a Hamiltonian cycle through the body and
+//! change it as the snake goes); the consistency test, which replaces the
+//! cell-tree agents' reachability heuristics by a proof, is ours.
+//!
+//! **Boards without such a tiling** (a side of odd length, walls not aligned
+//! to 2×2 blocks, or a start body that lies on no block cycle): `cycle` plays
+//! those games as the default `bfs-tail` does, which never stalls but may
+//! lose; see the README's Snake section. Odd × odd boards have no Hamiltonian
+//! cycle at all, so no planner can promise a win there.
+//!
+//! It owns only its tables and scratch buffers, sized once per board:
+//! planning a tick allocates nothing.
+
+use crate::game::Game;
+use crate::game::snake::bfs_tail::BfsTail;
+use crate::game::snake::{Config, Dir, SnakeGame, TailRule};
+use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+
+/// No cell: off the board, or a move the turning sense does not allow.
+const NONE: u16 = u16::MAX;
+/// No crossing: the block's side is the board's edge or a wall block.
+const NO_EDGE: u32 = u32::MAX;
+
+/// The two turning senses a snake may drive round its blocks in.
+const COUNTERCLOCKWISE: usize = 0;
+const CLOCKWISE: usize = 1;
+
+/// The board cut into 2×2 blocks, and each cell's two moves under each
+/// turning sense.
+#[derive(Clone, Debug)]
+struct Tiling {
+    n_free_blocks: usize,
+    /// The two blocks each crossing joins.
+    edges: Vec<(u32, u32)>,
+    /// `moves[sense][cell]`: round the block, then across (or [`NONE`]).
+    moves: [Vec<[u16; 2]>; 2],
+    /// `crossing[sense][cell]`: the crossing the cell's move across uses.
+    crossing: [Vec<u32>; 2],
+}
+
+impl Tiling {
+    /// The tiling of `config`'s board, if its free cells are exactly the
+    /// union of 2×2 blocks (for one of the four offsets) and those blocks
+    /// are joined side to side.
+    fn of(config: &Config) -> Option<Tiling> {
+        [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().find_map(|(dx, dy)| Tiling::at_offset(config, dx, dy))
+    }
+
+    fn at_offset(config: &Config, dx: u16, dy: u16) -> Option<Tiling> {
+        let (width, height) = (config.width(), config.height());
+        if width < dx + 2 || height < dy + 2 {
+            return None;
+        }
+        let (block_cols, block_rows) = ((width - dx) / 2, (height - dy) / 2);
+        let n_cells = config.n_cells();
+        let block_of = |cell: u16| -> Option<u32> {
+            let (col, row) = (cell % width, cell / width);
+            if col < dx || row < dy || col - dx >= 2 * block_cols || row - dy >= 2 * block_rows {
+                return None;
+            }
+            Some(u32::from((row - dy) / 2) * u32::from(block_cols) + u32::from((col - dx) / 2))
+        };
+        // Every free cell in a block, every block all free or all wall.
+        let n_blocks = usize::from(block_cols) * usize::from(block_rows);
+        let mut free_cells_in = vec![0u8; n_blocks];
+        for cell in 0..n_cells as u16 {
+            if config.is_wall(cell) {
+                continue;
+            }
+            free_cells_in[block_of(cell)? as usize] += 1;
+        }
+        if free_cells_in.iter().any(|&n| n != 0 && n != 4) {
+            return None;
+        }
+        let free = |block: u32| free_cells_in[block as usize] == 4;
+        let mut edges = Vec::new();
+        let mut right_edge = vec![NO_EDGE; n_blocks];
+        let mut down_edge = vec![NO_EDGE; n_blocks];
+        for block in 0..n_blocks as u32 {
+            let (col, row) = (block % u32::from(block_cols), block / u32::from(block_cols));
+            if col + 1 < u32::from(block_cols) && free(block) && free(block + 1) {
+                right_edge[block as usize] = edges.len() as u32;
+                edges.push((block, block + 1));
+            }
+            let below = block + u32::from(block_cols);
+            if row + 1 < u32::from(block_rows) && free(block) && free(below) {
+                down_edge[block as usize] = edges.len() as u32;
+                edges.push((block, below));
+            }
+        }
+        let n_free_blocks = free_cells_in.iter().filter(|&&n| n == 4).count();
+        if n_free_blocks == 0 || !joined(n_blocks, n_free_blocks, &edges) {
+            return None;
+        }
+        // Each cell's moves. Counterclockwise (rows grow downwards): top-left
+        // goes down or left, bottom-left right or down, bottom-right up or
+        // right, top-right left or up. Clockwise is the mirror image.
+        let mut moves = [vec![[NONE; 2]; n_cells], vec![[NONE; 2]; n_cells]];
+        let mut crossing = [vec![NO_EDGE; n_cells], vec![NO_EDGE; n_cells]];
+        for cell in 0..n_cells as u16 {
+            let Some(block) = block_of(cell) else { continue };
+            if !free(block) {
+                continue;
+            }
+            let (col, row) = (cell % width, cell / width);
+            let (right, bottom) = ((col - dx) % 2 == 1, (row - dy) % 2 == 1);
+            let block = block as usize;
+            let left_block = |b: usize| if b % usize::from(block_cols) > 0 { right_edge[b - 1] } else { NO_EDGE };
+            let up_block =
+                |b: usize| if b >= usize::from(block_cols) { down_edge[b - usize::from(block_cols)] } else { NO_EDGE };
+            let step = |dir: Dir| config.neighbour(cell, dir).unwrap_or(NONE);
+            let ccw = match (right, bottom) {
+                (false, false) => (Dir::Down, Dir::Left, left_block(block)),
+                (false, true) => (Dir::Right, Dir::Down, down_edge[block]),
+                (true, true) => (Dir::Up, Dir::Right, right_edge[block]),
+                (true, false) => (Dir::Left, Dir::Up, up_block(block)),
+            };
+            let cw = match (right, bottom) {
+                (false, false) => (Dir::Right, Dir::Up, up_block(block)),
+                (true, false) => (Dir::Down, Dir::Right, right_edge[block]),
+                (true, true) => (Dir::Left, Dir::Down, down_edge[block]),
+                (false, true) => (Dir::Up, Dir::Left, left_block(block)),
+            };
+            for (sense, (round, across, edge)) in [(COUNTERCLOCKWISE, ccw), (CLOCKWISE, cw)] {
+                let across_cell = if edge == NO_EDGE { NONE } else { step(across) };
+                moves[sense][usize::from(cell)] = [step(round), across_cell];
+                crossing[sense][usize::from(cell)] = edge;
+            }
+        }
+        Some(Tiling { n_free_blocks, edges, moves, crossing })
+    }
+}
+
+/// Whether `edges` join all `n_free_blocks` blocks (of `n_blocks` indices).
+fn joined(n_blocks: usize, n_free_blocks: usize, edges: &[(u32, u32)]) -> bool {
+    let mut parent: Vec<u32> = (0..n_blocks as u32).collect();
+    let merges = edges.iter().filter(|&&(a, b)| union(&mut parent, a, b)).count();
+    merges + 1 == n_free_blocks
+}
+
+fn find(parent: &mut [u32], mut node: u32) -> u32 {
+    while parent[node as usize] != node {
+        let grand = parent[parent[node as usize] as usize];
+        parent[node as usize] = grand;
+        node = grand;
+    }
+    node
+}
+
+/// Joins the sets of `a` and `b`; `false` if they were one set already.
+fn union(parent: &mut [u32], a: u32, b: u32) -> bool {
+    let (root_a, root_b) = (find(parent, a), find(parent, b));
+    if root_a == root_b {
+        return false;
+    }
+    parent[root_a.max(root_b) as usize] = root_a.min(root_b);
+    true
+}
+
+/// What the planner is doing in the current game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// The board or the body fits no block cycle: play as `bfs-tail`.
+    Fallback,
+    /// Driving round the blocks in this turning sense.
+    Blocks(usize),
+}
+
+/// The `cycle` planner. See the module docs.
+#[derive(Debug)]
+pub struct Cycle {
+    width: u16,
+    tail_rule: TailRule,
+    n_free_cells: usize,
+    tiling: Option<Tiling>,
+    mode: Mode,
+    fallback: BfsTail,
+    /// `free_at[cell]`: how many moves from now the head may enter the cell
+    /// (0 if it is free now). Set for the current body only.
+    free_at: Vec<u32>,
+    /// BFS scratch: a cell is seen iff `seen[cell] == stamp`.
+    seen: Vec<u32>,
+    stamp: u32,
+    dist: Vec<u32>,
+    came_from: Vec<u16>,
+    queue: Vec<u16>,
+    /// The last shortest path found, first step first, the food last.
+    path: Vec<u16>,
+    /// The committed path, first step first; `plan[plan_next..]` is left.
+    plan: Vec<u16>,
+    plan_next: usize,
+    /// A body to test for consistency, head first.
+    virtual_body: Vec<u16>,
+    /// Consistency scratch: crossing `e` is fixed iff `fixed[e] == fix_stamp`,
+    /// open iff also `open[e]`.
+    fixed: Vec<u32>,
+    open: Vec<bool>,
+    fix_stamp: u32,
+    opened: Vec<u32>,
+    parent: Vec<u32>,
+    /// The tree being followed once a sweep has passed without food.
+    tree: Vec<bool>,
+    following_tree: bool,
+    last_tick: Option<u32>,
+    nodes: u64,
+}
+
+impl Cycle {
+    /// A planner sized for `config`'s board.
+    pub fn new(config: &Config) -> Cycle {
+        let n_cells = config.n_cells();
+        let tiling = Tiling::of(config);
+        let n_edges = tiling.as_ref().map_or(0, |tiling| tiling.edges.len());
+        let n_blocks = n_cells / 4 + 1;
+        Cycle {
+            width: config.width(),
+            tail_rule: config.tail_rule(),
+            n_free_cells: config.n_free_cells() as usize,
+            tiling,
+            mode: Mode::Fallback,
+            fallback: BfsTail::new(config),
+            free_at: vec![0; n_cells],
+            seen: vec![0; n_cells],
+            stamp: 0,
+            dist: vec![0; n_cells],
+            came_from: vec![NONE; n_cells],
+            queue: vec![0; n_cells],
+            path: Vec::with_capacity(n_cells),
+            plan: Vec::with_capacity(n_cells),
+            plan_next: 0,
+            virtual_body: Vec::with_capacity(n_cells + 1),
+            fixed: vec![0; n_edges],
+            open: vec![false; n_edges],
+            fix_stamp: 0,
+            opened: Vec::with_capacity(n_edges),
+            parent: vec![0; n_blocks],
+            tree: vec![false; n_edges],
+            following_tree: false,
+            last_tick: None,
+            nodes: 0,
+        }
+    }
+
+    /// Whether the board has a block tiling, so that `cycle` can promise
+    /// never to lose on it (given a start body that lies on a block cycle,
+    /// as every straight start body and every length-1 start does).
+    pub fn board_has_block_cycle(config: &Config) -> bool {
+        Tiling::of(config).is_some()
+    }
+
+    /// Whether the last game planned so far plays on a block cycle.
+    pub fn on_block_cycle(&self) -> bool {
+        matches!(self.mode, Mode::Blocks(_))
+    }
+
+    fn dir_to(&self, from: u16, to: u16) -> Dir {
+        if to + 1 == from {
+            Dir::Left
+        } else if from + 1 == to {
+            Dir::Right
+        } else if to + self.width == from {
+            Dir::Up
+        } else {
+            Dir::Down
+        }
+    }
+
+    /// Whether `self.virtual_body` (head first) lies on the cycle of some
+    /// block tree under `sense`; with `keep_tree`, also stores one such tree
+    /// in `self.tree`.
+    fn consistent(&mut self, sense: usize, keep_tree: bool) -> bool {
+        let Some(tiling) = &self.tiling else { return false };
+        self.fix_stamp = self.fix_stamp.wrapping_add(1);
+        if self.fix_stamp == 0 {
+            self.fixed.fill(0);
+            self.fix_stamp = 1;
+        }
+        self.opened.clear();
+        let (moves, crossing) = (&tiling.moves[sense], &tiling.crossing[sense]);
+        for pair in self.virtual_body.windows(2) {
+            let (next, cell) = (pair[0], pair[1]);
+            let [round, across] = moves[usize::from(cell)];
+            let open = if next == across {
+                true
+            } else if next == round {
+                false
+            } else {
+                return false;
+            };
+            let edge = crossing[usize::from(cell)];
+            if edge == NO_EDGE {
+                continue;
+            }
+            let slot = edge as usize;
+            if self.fixed[slot] == self.fix_stamp {
+                if self.open[slot] != open {
+                    return false;
+                }
+            } else {
+                self.fixed[slot] = self.fix_stamp;
+                self.open[slot] = open;
+                if open {
+                    self.opened.push(edge);
+                }
+            }
+        }
+        for (index, parent) in self.parent.iter_mut().enumerate() {
+            *parent = index as u32;
+        }
+        if keep_tree {
+            self.tree.fill(false);
+        }
+        for &edge in &self.opened {
+            let (a, b) = tiling.edges[edge as usize];
+            if !union(&mut self.parent, a, b) {
+                return false;
+            }
+            if keep_tree {
+                self.tree[edge as usize] = true;
+            }
+        }
+        let mut merges = self.opened.len();
+        for (edge, &(a, b)) in tiling.edges.iter().enumerate() {
+            if self.fixed[edge] == self.fix_stamp {
+                continue;
+            }
+            if union(&mut self.parent, a, b) {
+                merges += 1;
+                if keep_tree {
+                    self.tree[edge] = true;
+                }
+            }
+        }
+        merges + 1 == tiling.n_free_blocks
+    }
+
+    /// Loads the real body into `virtual_body`, with `next` in front (and
+    /// the tail dropped unless `eats`) when given.
+    fn load(&mut self, game: &SnakeGame, next: Option<(u16, bool)>) {
+        self.virtual_body.clear();
+        let mut len = game.len();
+        if let Some((cell, eats)) = next {
+            self.virtual_body.push(cell);
+            if !eats {
+                len -= 1;
+            }
+        }
+        self.virtual_body.extend(game.body().iter().take(len));
+    }
+
+    /// The shortest path from the head to the food under `sense`, over cells
+    /// free by the time the head arrives, into `self.path`.
+    fn shortest_path(&mut self, game: &SnakeGame, sense: usize) -> bool {
+        let Some(food) = game.food() else { return false };
+        let Some(tiling) = &self.tiling else { return false };
+        let moves = &tiling.moves[sense];
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+        self.path.clear();
+        let start = game.head();
+        self.seen[usize::from(start)] = self.stamp;
+        self.dist[usize::from(start)] = 0;
+        self.queue[0] = start;
+        let (mut read, mut write) = (0, 1);
+        while read < write {
+            let cell = self.queue[read];
+            read += 1;
+            self.nodes += 1;
+            let arrive = self.dist[usize::from(cell)] + 1;
+            for next in moves[usize::from(cell)] {
+                if next == NONE
+                    || self.seen[usize::from(next)] == self.stamp
+                    || self.free_at[usize::from(next)] > arrive
+                {
+                    continue;
+                }
+                self.seen[usize::from(next)] = self.stamp;
+                self.dist[usize::from(next)] = arrive;
+                self.came_from[usize::from(next)] = cell;
+                if next == food {
+                    let mut cell = food;
+                    while cell != start {
+                        self.path.push(cell);
+                        cell = self.came_from[usize::from(cell)];
+                    }
+                    self.path.reverse();
+                    return true;
+                }
+                self.queue[write] = next;
+                write += 1;
+            }
+        }
+        false
+    }
+
+    /// Whether the state after playing `self.path` to the food is
+    /// consistent (or the meal fills the board).
+    fn path_is_safe(&mut self, game: &SnakeGame, sense: usize) -> bool {
+        let len_after = game.len() + 1;
+        if len_after >= self.n_free_cells {
+            return true;
+        }
+        self.virtual_body.clear();
+        self.virtual_body.extend(self.path.iter().rev().take(len_after));
+        let rest = len_after - self.virtual_body.len();
+        self.virtual_body.extend(game.body().iter().take(rest));
+        self.consistent(sense, false)
+    }
+
+    fn set_free_at(&mut self, game: &SnakeGame, clear: bool) {
+        let len = game.len() as u32;
+        let extra = match self.tail_rule {
+            TailRule::Vacates => 0,
+            TailRule::Blocks => 1,
+        };
+        for (index, &cell) in game.body().iter().enumerate() {
+            self.free_at[usize::from(cell)] = if clear { 0 } else { len - index as u32 + extra };
+        }
+    }
+
+    /// Notices a new game: picks the mode and forgets the last game's plan.
+    fn observe(&mut self, game: &SnakeGame) {
+        let new_game = self.last_tick.is_none_or(|tick| game.tick() != tick.wrapping_add(1));
+        self.last_tick = Some(game.tick());
+        if new_game {
+            self.mode = Mode::Fallback;
+            self.plan.clear();
+            self.plan_next = 0;
+            self.following_tree = false;
+        }
+        if self.mode == Mode::Fallback && self.tiling.is_some() {
+            // A body that lies on no block cycle may come to lie on one once
+            // its tail has moved on; a cheap test every tick until then.
+            self.load(game, None);
+            if let Some(sense) = [COUNTERCLOCKWISE, CLOCKWISE].into_iter().find(|&sense| self.consistent(sense, false))
+            {
+                self.mode = Mode::Blocks(sense);
+            }
+        }
+        if game.ticks_since_food() == 0 {
+            self.following_tree = false;
+        }
+    }
+
+    fn decide(&mut self, game: &SnakeGame, sense: usize) -> (Dir, PlanStats) {
+        let head = game.head();
+        let stats = |kind, nodes, plan_len: usize| PlanStats { kind, nodes, plan_len: plan_len as u32 };
+        let moves = self.tiling.as_ref().expect("block mode has a tiling").moves[sense][usize::from(head)];
+
+        if self.following_tree {
+            let tiling = self.tiling.as_ref().expect("block mode has a tiling");
+            let edge = tiling.crossing[sense][usize::from(head)];
+            let next = if edge != NO_EDGE && self.tree[edge as usize] { moves[1] } else { moves[0] };
+            return (self.dir_to(head, next), stats("tree", 0, 1));
+        }
+
+        self.set_free_at(game, false);
+        let found = self.shortest_path(game, sense);
+        self.set_free_at(game, true);
+        let committed_left = self.plan.len() - self.plan_next;
+        if committed_left > 0 {
+            // Switch to a shorter path only if it is safe too.
+            if found && self.path.len() < committed_left && self.path_is_safe(game, sense) {
+                return self.commit(head, "shortcut");
+            }
+            let next = self.plan[self.plan_next];
+            self.advance_plan();
+            return (self.dir_to(head, next), stats("path", 0, committed_left));
+        }
+        if found && self.path_is_safe(game, sense) {
+            return self.commit(head, "food");
+        }
+        if game.ticks_since_food() as usize >= self.n_free_cells {
+            // A sweep without food: fix one tree and follow its cycle, which
+            // reaches the food within a sweep.
+            self.load(game, None);
+            let ok = self.consistent(sense, true);
+            debug_assert!(ok, "an uncommitted state is always consistent");
+            self.following_tree = true;
+            return self.decide(game, sense);
+        }
+        // The path's first move if it keeps the state consistent, else the
+        // other move, which then does.
+        let food = game.food();
+        let preferred = if found { self.path[0] } else { NONE };
+        let candidates = if preferred == moves[1] { [moves[1], moves[0]] } else { [moves[0], moves[1]] };
+        for next in candidates {
+            if next == NONE || (game.is_occupied(next) && !self.enters_leaving_tail(game, next)) {
+                continue;
+            }
+            self.load(game, Some((next, food == Some(next))));
+            if self.consistent(sense, false) {
+                let kind = if next == preferred { "toward" } else { "cycle" };
+                return (self.dir_to(head, next), stats(kind, self.nodes, 1));
+            }
+        }
+        debug_assert!(false, "a consistent state always has a consistent move");
+        let dir = Dir::ALL.into_iter().find(|&dir| game.is_legal(dir)).unwrap_or(game.heading());
+        (dir, stats("none", self.nodes, 1))
+    }
+
+    /// Makes the path just found the committed plan and plays its first move.
+    fn commit(&mut self, head: u16, kind: &'static str) -> (Dir, PlanStats) {
+        std::mem::swap(&mut self.plan, &mut self.path);
+        self.plan_next = 0;
+        let (next, len) = (self.plan[0], self.plan.len());
+        self.advance_plan();
+        (self.dir_to(head, next), PlanStats { kind, nodes: self.nodes, plan_len: len as u32 })
+    }
+
+    fn advance_plan(&mut self) {
+        self.plan_next += 1;
+        if self.plan_next == self.plan.len() {
+            self.plan.clear();
+            self.plan_next = 0;
+        }
+    }
+
+    /// Whether moving into `cell`, which the body covers, is allowed because
+    /// it is the tail's cell and the tail leaves this tick.
+    fn enters_leaving_tail(&self, game: &SnakeGame, cell: u16) -> bool {
+        self.tail_rule == TailRule::Vacates && cell == game.tail() && game.food() != Some(cell)
+    }
+}
+
+impl Planner<SnakeGame> for Cycle {
+    fn name(&self) -> &'static str {
+        "cycle"
+    }
+
+    fn params(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    fn next_action(&mut self, game: &SnakeGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
+        self.observe(game);
+        self.nodes = 0;
+        match self.mode {
+            Mode::Fallback => self.fallback.next_action(game, budget),
+            Mode::Blocks(sense) => {
+                // A tick costs one BFS over the board and a few linear
+                // checks, far below any budget worth polling for.
+                let (action, stats) = self.decide(game, sense);
+                Ok(Decision { action, planned: Some(stats) })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::snake::SnakeSetup;
+    use crate::game::{OutcomeKind, Status};
+    use crate::plan::play_to_end;
+    use crate::rng::derive_seed;
+
+    fn play(config: &Config, seed: u64) -> (OutcomeKind, u32) {
+        let mut game = SnakeGame::new(config, seed);
+        let mut planner = Cycle::new(config);
+        let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {}).expect("legal moves");
+        assert!(planner.on_block_cycle() || matches!(game.status(), Status::Over(_)));
+        (outcome.kind, game.tick())
+    }
+
+    #[track_caller]
+    fn check_always_wins(setup: SnakeSetup, n_games: u64) {
+        let config = Config::try_from(setup).expect("valid board");
+        for index in 0..n_games {
+            let (kind, ticks) = play(&config, derive_seed(0, index));
+            assert_eq!(kind, OutcomeKind::Won, "{} game {index} after {ticks} ticks", config.describe_rules());
+        }
+    }
+
+    #[test]
+    fn wins_every_game_on_small_even_boards() {
+        for (width, height) in [(4, 4), (6, 4), (6, 6), (8, 6), (8, 8)] {
+            for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
+                check_always_wins(SnakeSetup { tail_rule, ..SnakeSetup::open(width, height) }, 40);
+            }
+        }
+        check_always_wins(SnakeSetup::chuyangliu(), 100);
+    }
+}
