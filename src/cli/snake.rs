@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 use tickbot::bench;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
 use tickbot::game::snake::cycle::Cycle;
-use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, TailRule};
+use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, StartRule, TailRule};
 use tickbot::map::MapError;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
@@ -66,9 +66,10 @@ pub struct SnakeArgs {
     /// heading right, the head may not enter the tail's cell, 5000-step episodes.
     #[arg(long, value_enum, group = "board")]
     pub preset: Option<Preset>,
-    /// Where the snake starts: head column, row, heading and length, e.g. 3,0,right,4.
-    #[arg(long, value_name = "COL,ROW,DIR,LEN", value_parser = parse_start)]
-    pub start: Option<Start>,
+    /// Where the snake starts: head column, row, heading and length, e.g. 3,0,right,4;
+    /// or `random`: length 1 on a free cell drawn from the game's seed.
+    #[arg(long, value_name = "COL,ROW,DIR,LEN|random", value_parser = parse_start)]
+    pub start: Option<StartRule>,
     /// Whether the head may enter the cell the tail leaves on the same tick.
     #[arg(long, value_enum)]
     pub tail_rule: Option<TailRuleArg>,
@@ -111,15 +112,18 @@ pub enum SnakePlanner {
     BfsTail,
 }
 
-fn parse_start(text: &str) -> Result<Start, String> {
-    let expected = || format!("expected COL,ROW,DIR,LEN like 3,0,right,4, got {text:?}");
+fn parse_start(text: &str) -> Result<StartRule, String> {
+    if text == "random" {
+        return Ok(StartRule::Random);
+    }
+    let expected = || format!("expected COL,ROW,DIR,LEN like 3,0,right,4, or random, got {text:?}");
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let [col, row, dir, length] = parts[..] else {
         return Err(expected());
     };
     let number = |word: &str| word.parse::<u16>().map_err(|_| expected());
     let heading = Dir::parse(dir).ok_or_else(|| format!("unknown direction {dir:?}: use up, right, down or left"))?;
-    Ok(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? })
+    Ok(StartRule::At(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? }))
 }
 
 impl SnakeArgs {
@@ -149,7 +153,7 @@ impl SnakeArgs {
             (setup, DEFAULT_SNAKE_MAP_NAME.to_string())
         };
         if let Some(start) = self.start {
-            setup.start = Some(start);
+            setup.start = start;
         }
         if let Some(rule) = self.tail_rule {
             setup.tail_rule = match rule {

@@ -59,6 +59,12 @@ const NONE: u16 = u16::MAX;
 /// No crossing: the block's side is the board's edge or a wall block.
 const NO_EDGE: u32 = u32::MAX;
 
+/// The path searches tried in turn: (across first, tree rule).
+const POCKET: bool = true;
+const HUG: bool = false;
+const PREFER_TREE: bool = true;
+const ATTEMPTS: [(bool, bool); 4] = [(false, false), (true, false), (false, true), (true, true)];
+
 /// The two turning senses a snake may drive round its blocks in.
 const COUNTERCLOCKWISE: usize = 0;
 const CLOCKWISE: usize = 1;
@@ -68,12 +74,20 @@ const CLOCKWISE: usize = 1;
 #[derive(Clone, Debug)]
 struct Tiling {
     n_free_blocks: usize,
+    n_blocks: usize,
+    block_free: Vec<bool>,
     /// The two blocks each crossing joins.
     edges: Vec<(u32, u32)>,
     /// `moves[sense][cell]`: round the block, then across (or [`NONE`]).
     moves: [Vec<[u16; 2]>; 2],
     /// `crossing[sense][cell]`: the crossing the cell's move across uses.
     crossing: [Vec<u32>; 2],
+    /// Each cell's block ([`NO_EDGE`] for wall cells outside every block).
+    block_of: Vec<u32>,
+    /// `preds[sense][cell]`: the cells whose moves lead into `cell`.
+    preds: [Vec<[u16; 2]>; 2],
+    /// Each cell's non-wall neighbours ([`NONE`] where there is none).
+    neighbours: Vec<[u16; 4]>,
 }
 
 impl Tiling {
@@ -135,6 +149,7 @@ impl Tiling {
         // right, top-right left or up. Clockwise is the mirror image.
         let mut moves = [vec![[NONE; 2]; n_cells], vec![[NONE; 2]; n_cells]];
         let mut crossing = [vec![NO_EDGE; n_cells], vec![NO_EDGE; n_cells]];
+        let mut preds = [vec![[NONE; 2]; n_cells], vec![[NONE; 2]; n_cells]];
         for cell in 0..n_cells as u16 {
             let Some(block) = block_of(cell) else { continue };
             if !free(block) {
@@ -162,10 +177,27 @@ impl Tiling {
             for (sense, (round, across, edge)) in [(COUNTERCLOCKWISE, ccw), (CLOCKWISE, cw)] {
                 let across_cell = if edge == NO_EDGE { NONE } else { step(across) };
                 moves[sense][usize::from(cell)] = [step(round), across_cell];
+                for target in [step(round), across_cell] {
+                    if target != NONE {
+                        let slots = &mut preds[sense][usize::from(target)];
+                        let free_slot = if slots[0] == NONE { 0 } else { 1 };
+                        slots[free_slot] = cell;
+                    }
+                }
                 crossing[sense][usize::from(cell)] = edge;
             }
         }
-        Some(Tiling { n_free_blocks, edges, moves, crossing })
+        let block_of = (0..n_cells as u16).map(|cell| block_of(cell).unwrap_or(NO_EDGE)).collect();
+        let block_free = free_cells_in.iter().map(|&n| n == 4).collect();
+        let neighbours = (0..n_cells as u16)
+            .map(|cell| {
+                Dir::ALL.map(|dir| match config.neighbour(cell, dir) {
+                    Some(next) if !config.is_wall(next) => next,
+                    _ => NONE,
+                })
+            })
+            .collect();
+        Some(Tiling { n_free_blocks, n_blocks, block_free, edges, moves, preds, crossing, block_of, neighbours })
     }
 }
 
@@ -239,6 +271,16 @@ pub struct Cycle {
     /// The tree being followed once a sweep has passed without food.
     tree: Vec<bool>,
     following_tree: bool,
+    /// Blocks a failed plan would cut off from the head's block.
+    cut_off: Vec<bool>,
+    /// The last failed consistency test failed for want of joins (not for a
+    /// loop or a clash), so `parent` holds the blocks' components.
+    joined_too_few: bool,
+    /// `block_free_at[block]`: the largest `free_at` of the block's cells.
+    block_free_at: Vec<u32>,
+    /// `block_parent[block]`: for a block the body covers, the block the
+    /// body entered it from (walking from the tail), else [`NO_EDGE`].
+    block_parent: Vec<u32>,
     last_tick: Option<u32>,
     nodes: u64,
 }
@@ -274,6 +316,10 @@ impl Cycle {
             parent: vec![0; n_blocks],
             tree: vec![false; n_edges],
             following_tree: false,
+            cut_off: vec![false; n_blocks],
+            joined_too_few: false,
+            block_free_at: vec![0; n_blocks],
+            block_parent: vec![NO_EDGE; n_blocks],
             last_tick: None,
             nodes: 0,
         }
@@ -307,6 +353,7 @@ impl Cycle {
     /// block tree under `sense`; with `keep_tree`, also stores one such tree
     /// in `self.tree`.
     fn consistent(&mut self, sense: usize, keep_tree: bool) -> bool {
+        self.joined_too_few = false;
         let Some(tiling) = &self.tiling else { return false };
         self.fix_stamp = self.fix_stamp.wrapping_add(1);
         if self.fix_stamp == 0 {
@@ -348,16 +395,22 @@ impl Cycle {
         if keep_tree {
             self.tree.fill(false);
         }
+        // A loop among the open crossings already fails the test, but the
+        // joins are still counted, so that `parent` tells which blocks the
+        // body cuts off (see `mark_cut_off`).
+        let mut looped = false;
+        let mut merges = 0;
         for &edge in &self.opened {
             let (a, b) = tiling.edges[edge as usize];
-            if !union(&mut self.parent, a, b) {
-                return false;
-            }
-            if keep_tree {
-                self.tree[edge as usize] = true;
+            if union(&mut self.parent, a, b) {
+                merges += 1;
+                if keep_tree {
+                    self.tree[edge as usize] = true;
+                }
+            } else {
+                looped = true;
             }
         }
-        let mut merges = self.opened.len();
         for (edge, &(a, b)) in tiling.edges.iter().enumerate() {
             if self.fixed[edge] == self.fix_stamp {
                 continue;
@@ -369,7 +422,8 @@ impl Cycle {
                 }
             }
         }
-        merges + 1 == tiling.n_free_blocks
+        self.joined_too_few = merges + 1 != tiling.n_free_blocks;
+        !looped && !self.joined_too_few
     }
 
     /// Loads the real body into `virtual_body`, with `next` in front (and
@@ -388,8 +442,24 @@ impl Cycle {
 
     /// The shortest path from the head to the food under `sense`, over cells
     /// free by the time the head arrives, into `self.path`.
-    fn shortest_path(&mut self, game: &SnakeGame, sense: usize) -> bool {
-        let Some(food) = game.food() else { return false };
+    fn shortest_path(&mut self, game: &SnakeGame, sense: usize, across_first: bool, tree_rule: bool) -> bool {
+        match game.food() {
+            Some(food) => self.shortest_path_to(game, sense, across_first, tree_rule, food),
+            None => false,
+        }
+    }
+
+    /// The shortest path from the head to `goal` under `sense` (to any cell
+    /// of a block marked in `cut_off` when `goal` is [`NONE`]), over cells
+    /// free by the time the head arrives, into `self.path`.
+    fn shortest_path_to(
+        &mut self,
+        game: &SnakeGame,
+        sense: usize,
+        across_first: bool,
+        tree_rule: bool,
+        food: u16,
+    ) -> bool {
         let Some(tiling) = &self.tiling else { return false };
         let moves = &tiling.moves[sense];
         self.stamp = self.stamp.wrapping_add(1);
@@ -408,21 +478,57 @@ impl Cycle {
             read += 1;
             self.nodes += 1;
             let arrive = self.dist[usize::from(cell)] + 1;
-            for next in moves[usize::from(cell)] {
+            let [round, across] = moves[usize::from(cell)];
+            for next in if across_first { [across, round] } else { [round, across] } {
                 if next == NONE
                     || self.seen[usize::from(next)] == self.stamp
                     || self.free_at[usize::from(next)] > arrive
                 {
                     continue;
                 }
+                if tree_rule && next == across {
+                    let block = tiling.block_of[usize::from(next)];
+                    let from = tiling.block_of[usize::from(cell)];
+                    if self.block_free_at[block as usize] > arrive && self.block_parent[from as usize] != block {
+                        continue;
+                    }
+                }
                 self.seen[usize::from(next)] = self.stamp;
                 self.dist[usize::from(next)] = arrive;
                 self.came_from[usize::from(next)] = cell;
-                if next == food {
-                    let mut cell = food;
+                if next == food || (food == NONE && self.cut_off[tiling.block_of[usize::from(next)] as usize]) {
+                    let mut cell = next;
                     while cell != start {
                         self.path.push(cell);
-                        cell = self.came_from[usize::from(cell)];
+                        let mut previous = self.came_from[usize::from(cell)];
+                        if HUG {
+                            // Among the shortest paths, the one that keeps
+                            // closest to walls and body, so free space stays
+                            // in one piece.
+                            let arrive = self.dist[usize::from(cell)];
+                            let blocked = |at: u16| {
+                                let time = self.dist[usize::from(at)];
+                                tiling.neighbours[usize::from(at)]
+                                    .iter()
+                                    .filter(|&&n| n == NONE || self.free_at[usize::from(n)] > time)
+                                    .count()
+                            };
+                            let mut best = blocked(previous);
+                            for pred in tiling.preds[sense][usize::from(cell)] {
+                                if pred != NONE
+                                    && pred != previous
+                                    && self.seen[usize::from(pred)] == self.stamp
+                                    && self.dist[usize::from(pred)] + 1 == arrive
+                                {
+                                    let score = blocked(pred);
+                                    if score > best {
+                                        best = score;
+                                        previous = pred;
+                                    }
+                                }
+                            }
+                        }
+                        cell = previous;
                     }
                     self.path.reverse();
                     return true;
@@ -449,13 +555,34 @@ impl Cycle {
     }
 
     fn set_free_at(&mut self, game: &SnakeGame, clear: bool) {
+        let Some(tiling) = &self.tiling else { return };
         let len = game.len() as u32;
         let extra = match self.tail_rule {
             TailRule::Vacates => 0,
             TailRule::Blocks => 1,
         };
         for (index, &cell) in game.body().iter().enumerate() {
-            self.free_at[usize::from(cell)] = if clear { 0 } else { len - index as u32 + extra };
+            let at = if clear { 0 } else { len - index as u32 + extra };
+            self.free_at[usize::from(cell)] = at;
+            let block = tiling.block_of[usize::from(cell)] as usize;
+            if clear {
+                self.block_free_at[block] = 0;
+                self.block_parent[block] = NO_EDGE;
+            } else {
+                self.block_free_at[block] = self.block_free_at[block].max(at);
+            }
+        }
+        if !clear {
+            // Walking from the tail, each block's parent is the block the
+            // body first entered it from.
+            let mut previous = NO_EDGE;
+            for &cell in game.body().iter().rev() {
+                let block = tiling.block_of[usize::from(cell)];
+                if self.block_parent[block as usize] == NO_EDGE && block != previous {
+                    self.block_parent[block as usize] = previous;
+                }
+                previous = block;
+            }
         }
     }
 
@@ -495,20 +622,40 @@ impl Cycle {
             return (self.dir_to(head, next), stats("tree", 0, 1));
         }
 
-        self.set_free_at(game, false);
-        let found = self.shortest_path(game, sense);
-        self.set_free_at(game, true);
         let committed_left = self.plan.len() - self.plan_next;
         if committed_left > 0 {
-            // Switch to a shorter path only if it is safe too.
-            if found && self.path.len() < committed_left && self.path_is_safe(game, sense) {
-                return self.commit(head, "shortcut");
-            }
             let next = self.plan[self.plan_next];
             self.advance_plan();
             return (self.dir_to(head, next), stats("path", 0, committed_left));
         }
-        if found && self.path_is_safe(game, sense) {
+        self.set_free_at(game, false);
+        let mut found = false;
+        let mut safe = false;
+        let mut preferred = NONE;
+        let mut pocket_first = NONE;
+        for (across_first, tree_rule) in ATTEMPTS {
+            if !self.shortest_path(game, sense, across_first, tree_rule) {
+                continue;
+            }
+            if !found || (PREFER_TREE && tree_rule && !across_first) {
+                preferred = self.path[0];
+                found = true;
+            }
+            safe = self.path_is_safe(game, sense);
+            if safe {
+                break;
+            }
+            if POCKET
+                && pocket_first == NONE
+                && self.mark_cut_off(game)
+                && self.shortest_path_to(game, sense, false, false, NONE)
+            {
+                pocket_first = self.path[0];
+            }
+        }
+        self.set_free_at(game, true);
+        let preferred = if pocket_first != NONE { pocket_first } else { preferred };
+        if safe {
             return self.commit(head, "food");
         }
         if game.ticks_since_food() as usize >= self.n_free_cells {
@@ -523,7 +670,6 @@ impl Cycle {
         // The path's first move if it keeps the state consistent, else the
         // other move, which then does.
         let food = game.food();
-        let preferred = if found { self.path[0] } else { NONE };
         let candidates = if preferred == moves[1] { [moves[1], moves[0]] } else { [moves[0], moves[1]] };
         for next in candidates {
             if next == NONE || (game.is_occupied(next) && !self.enters_leaving_tail(game, next)) {
@@ -538,6 +684,25 @@ impl Cycle {
         debug_assert!(false, "a consistent state always has a consistent move");
         let dir = Dir::ALL.into_iter().find(|&dir| game.is_legal(dir)).unwrap_or(game.heading());
         (dir, stats("none", self.nodes, 1))
+    }
+
+    /// After a failed [`Cycle::consistent`] that joined too few blocks, marks
+    /// in `cut_off` the blocks not joined to the food's block; `false` if
+    /// none is cut off that way.
+    fn mark_cut_off(&mut self, game: &SnakeGame) -> bool {
+        if !self.joined_too_few {
+            return false;
+        }
+        let (Some(tiling), Some(food)) = (&self.tiling, game.food()) else { return false };
+        let food_root = find(&mut self.parent, tiling.block_of[usize::from(food)]);
+        let mut any = false;
+        for block in 0..self.cut_off.len() {
+            let free_block = block < tiling.n_blocks && tiling.block_free[block];
+            let cut = free_block && find(&mut self.parent, block as u32) != food_root;
+            self.cut_off[block] = cut;
+            any |= cut;
+        }
+        any
     }
 
     /// Makes the path just found the committed plan and plays its first move.
