@@ -10,6 +10,7 @@ use clap::{Args, ValueEnum};
 use tickbot::bench;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
 use tickbot::game::snake::cycle::Cycle;
+use tickbot::game::snake::write_up::WriteUp;
 use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, StartRule, TailRule};
 use tickbot::map::MapError;
 use tickbot::plan::Planner;
@@ -79,11 +80,12 @@ pub struct SnakeArgs {
     /// End every episode after this many ticks (as stalled).
     #[arg(long, value_name = "TICKS")]
     pub max_ticks: Option<u32>,
-    /// The planner.
-    #[arg(long, value_enum, default_value_t = SnakePlanner::Cycle)]
-    pub planner: SnakePlanner,
-    /// Play bfs-tail exactly as the 2013 write-up did: no slack in the tail check,
-    /// no loop avoidance, never a gamble. It can chase its tail until the game stalls.
+    /// The planner. Default: cycle, or bfs-tail with --write-up.
+    #[arg(long, value_enum)]
+    pub planner: Option<SnakePlanner>,
+    /// With --planner bfs-tail: play the 2013 write-up's program exactly (Hawstein's
+    /// snake.py, transcribed with its tie-breaks), not our improved bfs-tail. It can
+    /// chase its tail until the game stalls.
     #[arg(long)]
     pub write_up: bool,
 }
@@ -129,18 +131,19 @@ fn parse_start(text: &str) -> Result<StartRule, String> {
 impl SnakeArgs {
     /// A fresh planner for `level`, as these flags choose it.
     pub fn planner(&self, level: &snake::Config) -> Box<dyn Planner<SnakeGame>> {
-        match self.planner {
+        match self.planner.unwrap_or(if self.write_up { SnakePlanner::BfsTail } else { SnakePlanner::Cycle }) {
             SnakePlanner::Cycle => Box::new(Cycle::new(level)),
-            SnakePlanner::BfsTail => {
-                let settings = if self.write_up { BfsTailSettings::write_up() } else { BfsTailSettings::default() };
-                Box::new(BfsTail::with_params(level, settings))
-            }
+            SnakePlanner::BfsTail if self.write_up => Box::new(WriteUp::new(level)),
+            SnakePlanner::BfsTail => Box::new(BfsTail::with_params(level, BfsTailSettings::default())),
         }
     }
 
     /// The validated Snake configuration these flags describe. Errors name
     /// the map file and line.
     pub fn config(&self) -> anyhow::Result<snake::Config> {
+        if self.write_up && self.planner == Some(SnakePlanner::Cycle) {
+            bail!("--write-up plays bfs-tail's 2013 program; it does not apply to --planner cycle");
+        }
         let (mut setup, source) = if let Some(path) = &self.map {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
             (SnakeSetup::parse(&text).map_err(|error| error.in_file(path))?, path.display().to_string())

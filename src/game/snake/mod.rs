@@ -7,6 +7,7 @@
 
 pub mod bfs_tail;
 pub mod cycle;
+pub mod write_up;
 
 use std::collections::VecDeque;
 use std::fmt;
