@@ -8,5 +8,6 @@ mod locm;
 mod pipes;
 mod replay_props;
 mod slide;
+mod snake;
 mod support;
 mod tidy;

@@ -722,7 +722,7 @@ impl Planner<SnakeGame> for Cycle {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::snake::SnakeSetup;
+    use crate::game::snake::{SnakeSetup, StartRule};
     use crate::game::{OutcomeKind, Status};
     use crate::plan::play_to_end;
     use crate::rng::derive_seed;
@@ -748,9 +748,67 @@ mod tests {
     fn wins_every_game_on_small_even_boards() {
         for (width, height) in [(4, 4), (6, 4), (6, 6), (8, 6), (8, 8)] {
             for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
-                check_always_wins(SnakeSetup { tail_rule, ..SnakeSetup::open(width, height) }, 40);
+                check_always_wins(SnakeSetup { tail_rule, ..SnakeSetup::open(width, height) }, 30);
             }
+            check_always_wins(SnakeSetup { start: StartRule::Random, ..SnakeSetup::open(width, height) }, 20);
         }
         check_always_wins(SnakeSetup::chuyangliu(), 100);
+    }
+
+    /// A board with walls inside (a 12×12 arena, 2×2 pillars, as
+    /// `maps/snake/arena12.txt`): its free cells tile into 2×2 blocks at an
+    /// odd offset, so it has a block cycle and `cycle` must never lose.
+    #[test]
+    fn wins_every_game_on_a_walled_board_that_has_a_cycle() {
+        let arena = "start 4 1 right 3\n\
+            XXXXXXXXXXXX\nX..........X\nX..........X\nX..XX..XX..X\nX..XX..XX..X\nX..........X\n\
+            X..........X\nX..XX..XX..X\nX..XX..XX..X\nX..........X\nX..........X\nXXXXXXXXXXXX";
+        let setup = SnakeSetup::parse(arena).unwrap();
+        assert!(Cycle::board_has_block_cycle(&Config::try_from(setup.clone()).unwrap()));
+        for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
+            check_always_wins(SnakeSetup { tail_rule, ..setup.clone() }, 30);
+        }
+        check_always_wins(SnakeSetup { start: StartRule::Random, ..setup }, 30);
+    }
+
+    /// The documented behaviour where no block cycle exists: an odd × odd
+    /// board has no Hamiltonian cycle at all, and `cycle` plays exactly as
+    /// the default `bfs-tail` there, move for move, which never stalls.
+    #[test]
+    fn on_an_odd_board_it_plays_as_bfs_tail_and_never_stalls() {
+        for (width, height) in [(7, 7), (5, 9)] {
+            let config = Config::try_from(SnakeSetup::open(width, height)).unwrap();
+            assert!(!Cycle::board_has_block_cycle(&config));
+            for index in 0..20 {
+                let seed = derive_seed(0, index);
+                let play_with = |planner: &mut dyn Planner<SnakeGame>| {
+                    let mut game = SnakeGame::new(&config, seed);
+                    let mut moves = Vec::new();
+                    let outcome =
+                        play_to_end(&mut game, planner, &Budget::unlimited(), |dir, _| moves.push(dir)).unwrap();
+                    (outcome.kind, moves)
+                };
+                let mut cycle = Cycle::new(&config);
+                let (kind, moves) = play_with(&mut cycle);
+                assert!(!cycle.on_block_cycle());
+                assert_eq!((kind, moves), play_with(&mut BfsTail::new(&config)), "{width}x{height} game {index}");
+                assert_ne!(kind, OutcomeKind::Stalled, "{width}x{height} game {index}");
+            }
+        }
+    }
+
+    /// A start body that lies on no block cycle (bent against both turning
+    /// senses) is played as `bfs-tail` until it does, then on the cycle.
+    #[test]
+    fn a_start_off_every_block_cycle_joins_one_later_and_wins() {
+        let mut game = SnakeGame::from_picture("*.....\n...0..\n..21..\n......\n......\n......", TailRule::Vacates, 4);
+        let config = game.config().clone();
+        let mut planner = Cycle::new(&config);
+        let first = planner.next_action(&game, &Budget::unlimited()).unwrap();
+        assert!(!planner.on_block_cycle(), "the bent start lies on no block cycle");
+        game.step(first.action).unwrap();
+        let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {}).unwrap();
+        assert!(planner.on_block_cycle());
+        assert_eq!(outcome.kind, OutcomeKind::Won);
     }
 }
