@@ -44,11 +44,16 @@
 //! second tick and only the first in between.
 //!
 //! This is our own design. It learned from twanvl/snake's cell-tree agents
-//! (the right-hand driving in 2×2 cells, moves limited to two a cell) and
-//! from the cycle-repair planners of AlphaPhoenix (DHCR) and
-//! MatejKotas/AutoSnake3 (keep a Hamiltonian cycle through the body and
-//! change it as the snake goes); the consistency test, which replaces the
-//! cell-tree agents' reachability heuristics by a proof, is ours.
+//! (commit ee180ede14ea15cc83d5e469de00404bd6c8e98b: driving round 2×2
+//! cells, two moves a cell, moves only to the parent cell or a new one),
+//! from arduano/snake-solver (commit 1ab022bbd113fab6c6e68a6b7806975df1cb94ac:
+//! a spanning tree traced from the body, a path over it, the tree grown round
+//! the path, detours where it cannot be) and from MatejKotas/AutoSnake3
+//! (commit f36d1135cdea0f4a37c766a9e34b3d38cfdb5281, after AlphaPhoenix's
+//! dynamic Hamiltonian cycle repair: keep a cycle through the body and edit
+//! it as the snake goes). The consistency test, which replaces the cell-tree
+//! agents' reachability heuristics by a proof and lets one check stand for
+//! every tree at once, and the pocket steering are ours.
 //!
 //! **Boards without such a tiling** (a side of odd length, walls not aligned
 //! to 2×2 blocks, or a start body that lies on no block cycle): `cycle` plays
