@@ -3,6 +3,7 @@
 //! and `src/runner.rs`, which it uses.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
@@ -226,29 +227,32 @@ fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
         Some(footer) => out.push_str(&format!("outcome   {} after {} ticks\n", footer.outcome, footer.ticks)),
         None => out.push_str(&format!("outcome   none: the file ends after tick {ticks}, no footer\n")),
     }
-    let rendered = if all {
-        replay::render_all(&replay)
-    } else {
-        replay::render_at(&replay, tick.unwrap_or(ticks)).map(|board| vec![board])
-    };
-    let boards = match rendered {
-        Ok(boards) => boards,
-        Err(error) => {
-            let code = match error {
-                RenderError::NoSuchTick { .. } => Exit::BadInput,
-                RenderError::Diverged(_) => Exit::Diverged,
-                RenderError::UnknownAction { .. } => Exit::InvalidReplay,
-            };
-            return Err(Failure { code, error: anyhow::Error::from(error).context(path.display().to_string()) });
-        }
-    };
-    for board in boards {
-        out.push('\n');
-        out.push_str(&board);
-    }
     let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = stdout.write_all(out.as_bytes());
+    // A closed pipe (`| head`) is not an error worth reporting: stop quietly.
+    let mut write =
+        |text: &str| stdout.write_all(text.as_bytes()).map_or(ControlFlow::Break(()), ControlFlow::Continue);
+    let rendered = if all {
+        // Boards are written as they are drawn: every board of a long
+        // replay would not fit in memory at once.
+        match write(&out) {
+            ControlFlow::Break(()) => Ok(()),
+            ControlFlow::Continue(()) => replay::render_each(&replay, &mut |_, board| write(&format!("\n{board}"))),
+        }
+    } else {
+        replay::render_at(&replay, tick.unwrap_or(ticks)).map(|board| {
+            let _ = write(&format!("{out}\n{board}"));
+        })
+    };
+    if let Err(error) = rendered {
+        // An action that cannot be played where it was recorded is a
+        // diverging replay, as `replay verify` reports it, whichever tick
+        // was asked for.
+        let code = match error {
+            RenderError::NoSuchTick { .. } => Exit::BadInput,
+            RenderError::Diverged(_) => Exit::Diverged,
+        };
+        return Err(Failure { code, error: anyhow::Error::from(error).context(path.display().to_string()) });
+    }
     Ok(Exit::Success)
 }
 

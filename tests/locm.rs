@@ -248,8 +248,18 @@ fn match_is_deterministic_whatever_the_thread_count() {
         assert_eq!(one[key], two[key], "{key}");
     }
     assert_eq!(one["wins_a"].as_u64().unwrap() + one["wins_b"].as_u64().unwrap(), 60);
-    // A rate is a positive number, or null for a run too short to time.
-    assert!(one["games_per_sec"].is_null() || one["games_per_sec"].as_f64().unwrap() > 0.0, "{one}");
+    // A rate is games over at least MIN_TIMED_SECONDS (0.05 s), so at most
+    // 20 per game, or null for a run too short to time.
+    for report in [&one, &two] {
+        for key in ["games_per_sec", "games_per_cpu_sec"] {
+            let rate = &report[key];
+            assert!(
+                rate.is_null() || (rate.as_f64().unwrap() > 0.0 && rate.as_f64().unwrap() <= 60.0 * 20.0),
+                "{key}: {report}"
+            );
+        }
+    }
+    assert_eq!((one["threads"].as_u64(), two["threads"].as_u64()), (Some(1), Some(2)));
 }
 
 #[test]
@@ -258,14 +268,22 @@ fn bench_reports_the_documented_keys() {
     let output = tickbot(dir.path()).args(["bench", "locm", "--games", "40", "--json"]).output().unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    // 40 games take a few milliseconds: too short to time, so no rate is
-    // made up (the rate over a measured zero was once 10^11 games per second).
-    for key in ["random_games_per_sec", "greedy_games_per_sec", "random_games_per_wall_sec"] {
+    // A rate is games over at least MIN_TIMED_SECONDS (0.05 s), so at most
+    // 20 per game, or null for a run too short to time (the rate over a
+    // measured zero was once 10^11 games per second).
+    for key in
+        ["random_games_per_sec", "greedy_games_per_sec", "random_games_per_wall_sec", "greedy_games_per_wall_sec"]
+    {
         let rate = &report[key];
-        assert!(rate.is_null() || rate.as_f64().unwrap() < 1e7, "{key}: {report}");
+        assert!(
+            rate.is_null() || (rate.as_f64().unwrap() > 0.0 && rate.as_f64().unwrap() <= 40.0 * 20.0),
+            "{key}: {report}"
+        );
     }
     assert_eq!(report["games"], 40);
-    assert!(report["threads"].as_u64().unwrap() >= 1);
+    // The default is one thread per core.
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get()) as u64;
+    assert_eq!(report["threads"].as_u64(), Some(cores), "{report}");
 }
 
 #[test]

@@ -1,13 +1,22 @@
 //! Record -> verify as properties over many seeds, and the decoder's
 //! behaviour on damaged input: a changed action is caught at its tick, a
-//! truncated file reports its last whole tick, and no input bytes panic.
+//! truncated file reports its last whole tick, no input bytes panic, hostile
+//! headers of every game are refused or replayed cleanly, and `replay show`
+//! reports an unplayable action as `replay verify` does.
 
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+use predicates::prelude::*;
 use proptest::prelude::*;
-use tickbot::game::Game;
+use proptest::test_runner::TestCaseError;
+use tempfile::TempDir;
 use tickbot::game::snake::SnakeGame;
-use tickbot::replay::{self, Replay, ReplayError};
+use tickbot::game::{Game, GameVisitor, Status};
+use tickbot::replay::{self, RenderError, Replay, ReplayError};
 
-use crate::support::{chuyangliu, open_board, record_snake};
+use crate::golden::Wire;
+use crate::support::{chuyangliu, open_board, record_snake, replay_files, repo_path, tickbot};
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
@@ -45,7 +54,7 @@ proptest! {
         with_magic.extend_from_slice(&bytes);
         if let Ok(replay) = replay::decode_partial(&with_magic) {
             let _ = replay::verify(&replay);
-            let _ = replay::render_all(&replay);
+            let _ = replay::render_each(&replay, &mut |_, _| ControlFlow::Continue(()));
         }
     }
 
@@ -115,4 +124,366 @@ fn a_replay_of_another_seed_diverges_at_tick_zero() {
     if SnakeGame::new(&config, 5).state_hash() != SnakeGame::new(&config, 6).state_hash() {
         assert_eq!(divergence.tick, 0);
     }
+}
+
+/// A golden replay cut to its header and first frames (so a case takes
+/// milliseconds), with where its header ends.
+struct GoldenHead {
+    name: String,
+    bytes: Vec<u8>,
+    header_len: usize,
+    replay: Replay,
+}
+
+/// Frames kept after a golden header: enough to play past the start.
+const KEPT_FRAMES: usize = 40;
+
+fn golden_heads() -> &'static [GoldenHead] {
+    static HEADS: OnceLock<Vec<GoldenHead>> = OnceLock::new();
+    HEADS.get_or_init(|| {
+        replay_files(&repo_path("replays"))
+            .iter()
+            .map(|path| {
+                let replay = replay::decode(&std::fs::read(path).unwrap()).unwrap();
+                let header_only = Replay { frames: Vec::new(), footer: None, ..replay.clone() };
+                let header_len = replay::encode_to_vec(&header_only).unwrap().len();
+                let frames = replay.frames.iter().take(KEPT_FRAMES).copied().collect();
+                let replay = Replay { frames, ..header_only };
+                let bytes = replay::encode_to_vec(&replay).unwrap();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                GoldenHead { name, bytes, header_len, replay }
+            })
+            .collect()
+    })
+}
+
+/// The frame records of the first golden replay of `game`, to follow a
+/// hostile header of that game.
+fn golden_frames(game: &str) -> &'static [u8] {
+    let head = golden_heads().iter().find(|head| head.replay.header.game.name() == game).expect("a golden replay");
+    &head.bytes[head.header_len..]
+}
+
+/// What must hold for any bytes at all: no panic, no hang (each call is
+/// bounded by the validated header and the frames present), and a replay
+/// that decodes is handled consistently: it encodes back to itself,
+/// verifies the same way twice, and renders wherever it verifies.
+fn check_hostile(bytes: &[u8]) -> Result<Option<Result<replay::Reproduced, replay::Divergence>>, TestCaseError> {
+    let Ok(decoded) = replay::decode_partial(bytes) else { return Ok(None) };
+    // What `replay show` prints about the game, and what a planner would
+    // ask of its start, work on any header that decodes.
+    decoded.header.game.visit(Inspect);
+    let verified = replay::verify(&decoded);
+    let again = replay::encode_to_vec(&decoded).unwrap();
+    prop_assert_eq!(&replay::decode_partial(&again).unwrap(), &decoded, "re-encoding changed the replay");
+    prop_assert_eq!(&replay::verify(&decoded), &verified);
+    let ticks = decoded.frames.len() as u32;
+    let last = replay::render_at(&decoded, ticks);
+    let mut boards = 0;
+    let all = replay::render_each(&decoded, &mut |tick, _| {
+        assert_eq!(tick, boards, "boards come in tick order");
+        boards += 1;
+        ControlFlow::Continue(())
+    });
+    if verified.is_ok() {
+        prop_assert!(last.is_ok(), "verifies but does not render: {last:?}");
+        prop_assert!(all.is_ok(), "verifies but does not render: {all:?}");
+        prop_assert_eq!(boards as usize, decoded.frames.len() + 1);
+    }
+    Ok(Some(verified))
+}
+
+/// Describes a game and asks its start state what `replay show` and a
+/// planner would.
+struct Inspect;
+
+impl GameVisitor for Inspect {
+    type Output = ();
+    fn visit<G: Game>(self, config: &G::Config) {
+        assert!(!G::describe(config).is_empty());
+        let game = G::new(config, 1);
+        let mut actions = Vec::new();
+        game.legal_actions(&mut actions);
+        assert_eq!(actions.is_empty(), game.status() != Status::Running, "legal actions exactly while running");
+        assert_eq!(game.tick(), 0);
+    }
+}
+
+/// One change to a header's bytes.
+#[derive(Clone, Debug)]
+enum Edit {
+    Xor(u8),
+    Set(u8),
+    /// A variable-length integer's marker: the next 2, 4 or 8 bytes become
+    /// part of this integer.
+    Marker(u8),
+    Insert(u8),
+    Delete,
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (1u8..=255).prop_map(Edit::Xor),
+        any::<u8>().prop_map(Edit::Set),
+        (251u8..=253).prop_map(Edit::Marker),
+        any::<u8>().prop_map(Edit::Insert),
+        Just(Edit::Delete),
+    ]
+}
+
+/// An unsigned field's value, leaning to the edges a validation must catch.
+fn field() -> impl Strategy<Value = u64> {
+    prop_oneof![
+        0u64..=4,
+        Just(200),
+        Just(201),
+        Just(500),
+        Just(501),
+        Just(1024),
+        Just(u64::from(u16::MAX)),
+        Just(u64::from(u32::MAX)),
+        5u64..=70,
+        any::<u64>(),
+    ]
+}
+
+/// A header for `game`'s variant, written by hand so it can say what no
+/// `Config` would (see [`Wire`]): each field is a plausible value drawn from
+/// `bytes`, or, where `hostile` says so, an edge value from `numbers` (a
+/// board side of 65535, a list whose length disagrees with the board, a
+/// start off the board, an unknown variant, a card out of range).
+fn hostile_game(game: u8, numbers: &[u64], bytes: &[u8], hostile: &[bool]) -> Vec<u8> {
+    let byte = |index: usize| bytes[index % bytes.len()];
+    let pick = |field: usize, plausible: u64| {
+        if hostile[field % hostile.len()] { numbers[field % numbers.len()] } else { plausible }
+    };
+    let side = |field: usize| pick(field, 1 + u64::from(byte(field) % 9));
+    let mut wire = Wire::default();
+    wire.uint(u64::from(game));
+    match game {
+        // Snake: width, height, walls, start, tail rule, stall limit, cap.
+        0 => {
+            let (width, height) = (side(0), side(1));
+            let cells = pick(2, width.saturating_mul(height));
+            wire.uint(width).uint(height).uint(cells);
+            for index in 0..cells.min(4096) as usize {
+                wire.byte(u8::from(byte(index) % 8 == 0));
+            }
+            match byte(3) % 3 {
+                0 => wire.byte(0),
+                _ => wire
+                    .byte(1)
+                    .uint(pick(3, u64::from(byte(4)) % width.max(1)))
+                    .uint(pick(4, u64::from(byte(5)) % height.max(1)))
+                    .uint(pick(5, u64::from(byte(6) % 4)))
+                    .uint(pick(6, u64::from(byte(7) % 4))),
+            };
+            wire.uint(pick(7, u64::from(byte(8) % 2)));
+            wire.option((byte(9) % 2 == 0).then(|| pick(8, u64::from(byte(10)))))
+                .option((byte(11) % 2 == 0).then(|| pick(9, u64::from(byte(12)))));
+        }
+        // Flag: width, height, tiles (one flag), start column and row.
+        1 => {
+            let (width, height) = (side(0), side(1));
+            let cells = pick(2, width.saturating_mul(height));
+            wire.uint(width).uint(height).uint(cells);
+            let flag = u64::from(byte(3)) % cells.max(1);
+            for index in 0..cells.min(4096) {
+                let tile = if index == flag { 4 } else { u64::from(byte(index as usize + 4) % 4) };
+                wire.uint(pick(3 + index as usize % 2 * 7, tile));
+            }
+            wire.uint(pick(4, u64::from(byte(5)) % width.max(1))).uint(pick(5, u64::from(byte(6)) % height.max(1)));
+        }
+        // Slide: side, start (tiles or random), goal, cap.
+        2 => {
+            let side = pick(0, 3 + u64::from(byte(0) % 3));
+            wire.byte(side as u8);
+            match pick(1, u64::from(byte(1) % 2)) {
+                0 => {
+                    let cells = pick(2, side.saturating_mul(side));
+                    let mut tiles: Vec<u64> = (0..cells.min(4096)).collect();
+                    tiles.sort_by_key(|&tile| byte(tile as usize + 2));
+                    wire.uint(0).uint(cells);
+                    for (index, tile) in tiles.into_iter().enumerate() {
+                        wire.byte(pick(3 + index % 2 * 7, tile) as u8);
+                    }
+                }
+                variant => {
+                    wire.uint(variant);
+                }
+            }
+            wire.uint(pick(4, u64::from(byte(3) % 2))).option((byte(4) % 2 == 0).then(|| pick(5, u64::from(byte(5)))));
+        }
+        // Pipes: width, height, wrap, source column and row, tiles.
+        3 => {
+            let (width, height) = (side(0), side(1));
+            let cells = pick(2, width.saturating_mul(height));
+            wire.uint(width).uint(height).byte(pick(3, u64::from(byte(2) % 2)) as u8);
+            wire.uint(pick(4, u64::from(byte(3)) % width.max(1))).uint(pick(5, u64::from(byte(4)) % height.max(1)));
+            wire.uint(cells);
+            for index in 0..cells.min(4096) as usize {
+                wire.byte(pick(6 + index % 2 * 4, u64::from(byte(index + 5) % 16)) as u8);
+            }
+        }
+        // LOCM: the card list, the seeding mode.
+        _ => {
+            let count = pick(0, 60 + u64::from(byte(0)) % 100);
+            wire.uint(count);
+            for index in 0..count.min(300) as usize {
+                let kind = u64::from(byte(index) % 4);
+                let number = |offset: usize, low: i64, high: i64| {
+                    let plausible = low + i64::from(byte(index + offset)) % (high - low + 1);
+                    pick(offset + index % 3, plausible as u64) as u8
+                };
+                wire.byte(pick(1 + index % 7, index as u64 + 1) as u8)
+                    .string(&format!("card {index}"))
+                    .uint(pick(2, kind));
+                let (attack_low, defense_low) = if kind == 0 { (0, 1) } else { (-5, -5) };
+                wire.byte(number(3, 0, 12)).byte(number(4, attack_low, 9)).byte(number(5, defense_low, 9));
+                wire.byte(number(6, 0, 63)).byte(number(7, -5, 5)).byte(number(8, -5, 5)).byte(number(9, 0, 4));
+            }
+            wire.uint(pick(1, u64::from(byte(1) % 2)));
+        }
+    }
+    wire.0
+}
+
+const GAMES: [&str; 5] = ["snake", "flag", "slide", "pipes", "locm"];
+
+proptest! {
+    // A case takes well under a millisecond: many cases, little test time.
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    /// Golden headers with a few bytes changed, inserted or deleted: decoding
+    /// and verification stay clean, and a header that still decodes to the
+    /// same game, seed and start verifies as the original did.
+    #[test]
+    fn mutated_golden_headers_are_refused_or_replayed_cleanly(
+        which in any::<prop::sample::Index>(),
+        edits in prop::collection::vec((any::<prop::sample::Index>(), edit()), 1..4),
+    ) {
+        let head = &golden_heads()[which.index(golden_heads().len())];
+        let mut header = head.bytes[..head.header_len].to_vec();
+        for (at, edit) in edits {
+            // The magic number and version have their own tests.
+            let index = 10 + at.index(header.len() - 10);
+            match edit {
+                Edit::Xor(mask) => header[index] ^= mask,
+                Edit::Set(value) | Edit::Marker(value) => header[index] = value,
+                Edit::Insert(value) => header.insert(index, value),
+                Edit::Delete => {
+                    header.remove(index);
+                }
+            }
+        }
+        header.extend_from_slice(&head.bytes[head.header_len..]);
+        let verified = check_hostile(&header)?;
+        if let (Some(verified), Ok(decoded)) = (verified, replay::decode_partial(&header)) {
+            let original = &head.replay.header;
+            let (same_game, same_start) = (decoded.header.game == original.game, decoded.header.seed == original.seed && decoded.header.initial_hash == original.initial_hash);
+            if same_game && same_start && decoded.frames == head.replay.frames {
+                prop_assert!(verified.is_ok(), "{}: an unchanged game no longer verifies: {verified:?}", head.name);
+            }
+        }
+    }
+
+    /// Hostile headers that decode field by field: boards of every size up
+    /// to the largest the wire can say, lists whose length disagrees with
+    /// the board, starts off the board or on a wall, unknown variants,
+    /// card lists of any length and content. Each is refused by its game's
+    /// validation or replayed cleanly, followed by real frames of its game.
+    #[test]
+    fn hostile_headers_are_refused_or_replayed_cleanly(
+        game in 0u8..5,
+        numbers in prop::collection::vec(field(), 10),
+        bytes in prop::collection::vec(any::<u8>(), 1..64),
+        hostile in prop::collection::vec(prop::bool::weighted(0.1), 10),
+    ) {
+        let mut bytes = Wire::header(&hostile_game(game, &numbers, &bytes, &hostile));
+        bytes.extend_from_slice(golden_frames(GAMES[usize::from(game)]));
+        if let Some(Err(divergence)) = check_hostile(&bytes)? {
+            // The hand-written header cannot know its game's start hash; with
+            // the right one, verification plays the frames.
+            if divergence.tick == 0 {
+                let mut decoded = replay::decode_partial(&bytes).unwrap();
+                decoded.header.initial_hash = divergence.actual;
+                check_hostile(&replay::encode_to_vec(&decoded).unwrap())?;
+            }
+        }
+    }
+}
+
+/// The largest boards the wire can describe, with a few bytes of tiles: each
+/// game refuses them by validation, before anything the size of the board
+/// is allocated (a 65535×65535 board would take 4 GiB).
+#[test]
+fn headers_of_huge_boards_are_refused() {
+    for game in [0u8, 1, 3] {
+        let side = u64::from(u16::MAX);
+        for cells in [side * side, 3] {
+            let numbers = [side, side, cells];
+            let hostile = [true, true, true, false];
+            let bytes = Wire::header(&hostile_game(game, &numbers, &[1, 2, 3], &hostile));
+            let error = replay::decode_partial(&bytes).expect_err("a 65535×65535 board is refused");
+            assert!(
+                matches!(error, ReplayError::Corrupt { .. } | ReplayError::TruncatedHeader),
+                "{}: {error}",
+                GAMES[usize::from(game)]
+            );
+        }
+    }
+}
+
+/// `replay show` through the binary on a replay whose action at one tick
+/// cannot be played there (illegal at that point, or a code no action has):
+/// `--tick` at or after it and `--all` both exit 1, as `replay verify` does,
+/// and `--all` prints every board up to that tick first.
+#[test]
+fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
+    let dir = TempDir::new().unwrap();
+    let golden = replay::decode(&std::fs::read(repo_path("replays/slide-writeup-astar.tbr")).unwrap()).unwrap();
+    // The first tick where some other move of the blank would leave the board.
+    let (index, illegal) = (0..golden.frames.len())
+        .find_map(|index| {
+            (0..4).find_map(|code| {
+                let mut damaged = golden.clone();
+                damaged.frames[index].action = code;
+                matches!(replay::render_at(&damaged, index as u32 + 1), Err(RenderError::Diverged(_)))
+                    .then_some((index, code))
+            })
+        })
+        .expect("a corner the blank cannot leave through");
+    let tick = index as u32 + 1;
+    for (name, code) in [("illegal.tbr", illegal), ("unknown.tbr", 99)] {
+        let mut damaged = golden.clone();
+        damaged.frames[index].action = code;
+        std::fs::write(dir.path().join(name), replay::encode_to_vec(&damaged).unwrap()).unwrap();
+        let before = replay::render_at(&damaged, tick - 1).unwrap();
+        let why =
+            if code == 99 { "action code 99 is not a slide action".to_string() } else { format!("at tick {tick}") };
+        for tick in [tick.to_string(), (tick + 1).to_string()] {
+            tickbot(dir.path())
+                .args(["replay", "show", name, "--tick", &tick])
+                .assert()
+                .code(1)
+                .stderr(predicate::str::contains(&why));
+        }
+        tickbot(dir.path())
+            .args(["replay", "show", name, "--tick", &(tick - 1).to_string()])
+            .assert()
+            .success()
+            .stdout(predicate::str::ends_with(before.clone()));
+        tickbot(dir.path())
+            .args(["replay", "show", name, "--all"])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::ends_with(before))
+            .stderr(predicate::str::contains(&why));
+        tickbot(dir.path()).args(["replay", "verify", name]).assert().code(1);
+    }
+    tickbot(dir.path())
+        .args(["replay", "show", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("for `--tick` at or after that tick and for `--all`"));
 }

@@ -41,21 +41,23 @@ fn slash_path(path: &Path) -> String {
 
 /// Lines of shipped code: no comments (prose may name anything) and no
 /// item under `#[cfg(test)]` (tests may use floats and the like). The test
-/// item is skipped to its closing brace, so code after a test module in the
-/// middle of a file is still checked.
+/// item is skipped to its closing brace, counting only braces that are code
+/// (not in a string, a raw string, a character literal or a comment, on
+/// that line or across lines), so code after a test module in the middle of
+/// a file is still checked.
 fn code_lines(text: &str) -> Vec<(usize, &str)> {
     let mut lines = Vec::new();
     let mut skipping = false;
     let mut depth = 0i64;
     let mut seen_brace = false;
-    for (index, line) in text.lines().enumerate() {
-        let trimmed = line.trim();
+    for (index, (line, code)) in text.lines().zip(code_parts(text)).enumerate() {
+        let trimmed = code.trim();
         if !skipping && trimmed == "#[cfg(test)]" {
             (skipping, depth, seen_brace) = (true, 0, false);
             continue;
         }
         if skipping {
-            for byte in code_part(line).bytes() {
+            for byte in code.bytes() {
                 match byte {
                     b'{' => (depth, seen_brace) = (depth + 1, true),
                     b'}' => depth -= 1,
@@ -68,37 +70,130 @@ fn code_lines(text: &str) -> Vec<(usize, &str)> {
             }
             continue;
         }
-        if !trimmed.starts_with("//") {
+        if !code.trim().is_empty() {
             lines.push((index + 1, line));
         }
     }
     lines
 }
 
-/// A line without its string literals and trailing comment, for counting braces.
-fn code_part(line: &str) -> String {
-    let mut out = String::new();
-    let mut in_string = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if in_string => {
-                chars.next();
-            }
-            '"' => in_string = !in_string,
-            '/' if !in_string && chars.peek() == Some(&'/') => break,
-            _ if !in_string => out.push(c),
-            _ => {}
-        }
+/// Each line of `text` with its comments removed and the contents of its
+/// string and character literals replaced by `_` (so a line holding only a
+/// string still counts as code, and a brace in a literal is no brace). Block comments, strings
+/// and raw strings may span lines.
+fn code_parts(text: &str) -> Vec<String> {
+    enum State {
+        Code,
+        /// Inside `/* */`, nested this deep.
+        Block(u32),
+        Str,
+        /// Inside `r#"..."#` with this many `#`.
+        Raw(usize),
     }
-    out
+    let mut parts = Vec::new();
+    let mut state = State::Code;
+    for line in text.lines() {
+        let chars: Vec<char> = line.chars().collect();
+        let mut out = String::new();
+        let mut at = 0;
+        while at < chars.len() {
+            let (c, next) = (chars[at], chars.get(at + 1).copied());
+            match state {
+                State::Block(depth) => {
+                    if c == '*' && next == Some('/') {
+                        state = if depth == 1 { State::Code } else { State::Block(depth - 1) };
+                        at += 1;
+                    } else if c == '/' && next == Some('*') {
+                        state = State::Block(depth + 1);
+                        at += 1;
+                    }
+                }
+                State::Str => match c {
+                    '\\' => at += 1,
+                    '"' => {
+                        out.push('"');
+                        state = State::Code;
+                    }
+                    _ => out.push('_'),
+                },
+                State::Raw(hashes) => {
+                    if c == '"' && chars[at + 1..].iter().take(hashes).filter(|&&h| h == '#').count() == hashes {
+                        out.push('"');
+                        state = State::Code;
+                        at += hashes;
+                    } else {
+                        out.push('_');
+                    }
+                }
+                State::Code => match c {
+                    '/' if next == Some('/') => break,
+                    '/' if next == Some('*') => {
+                        state = State::Block(1);
+                        at += 1;
+                    }
+                    '"' => {
+                        out.push('"');
+                        state = State::Str;
+                    }
+                    'r' if (next == Some('"') || next == Some('#'))
+                        && !out.ends_with(|p: char| p.is_alphanumeric() || p == '_') =>
+                    {
+                        let hashes = chars[at + 1..].iter().take_while(|&&h| h == '#').count();
+                        if chars.get(at + 1 + hashes) == Some(&'"') {
+                            out.push('"');
+                            state = State::Raw(hashes);
+                            at += hashes + 1;
+                        } else {
+                            out.push(c);
+                        }
+                    }
+                    // A character literal ('x', '\n', '\u{7b}'), not a lifetime ('a).
+                    '\'' => {
+                        let end = if next == Some('\\') {
+                            chars[at + 2..].iter().position(|&q| q == '\'').map(|offset| at + 2 + offset)
+                        } else {
+                            (chars.get(at + 2) == Some(&'\'')).then_some(at + 2)
+                        };
+                        match end {
+                            Some(end) => {
+                                out.push_str("'_'");
+                                at = end;
+                            }
+                            None => out.push(c),
+                        }
+                    }
+                    _ => out.push(c),
+                },
+            }
+            at += 1;
+        }
+        parts.push(out);
+    }
+    parts
 }
 
 #[test]
 fn code_lines_skip_test_items_and_keep_what_follows() {
-    let text = "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn b() { let s = \"}\"; }\n}\nfn c() {}\n// note\n";
-    let kept: Vec<&str> = code_lines(text).into_iter().map(|(_, line)| line).collect();
-    assert_eq!(kept, ["fn a() {}", "fn c() {}"]);
+    #[track_caller]
+    fn check(text: &str, kept: &[&str]) {
+        let found: Vec<&str> = code_lines(text).into_iter().map(|(_, line)| line).collect();
+        assert_eq!(found, kept, "in:\n{text}");
+    }
+    check(
+        "fn a() {}\n#[cfg(test)]\nmod tests {\n    fn b() { let s = \"}\"; }\n}\nfn c() {}\n// note\n",
+        &["fn a() {}", "fn c() {}"],
+    );
+    // Braces in character literals, multi-line strings, raw strings and
+    // block comments inside the test module do not end it early or late.
+    let tricky = "#[cfg(test)]\nmod tests {\n    const OPEN: u8 = b'{';\n    const QUOTE: char = '\"';\n    \
+                  fn f<'a>(x: &'a str) {}\n    const S: &str = \"{\n{\";\n    const R: &str = r#\"\"{\"#;\n    \
+                  /* } { */\n}\nfn after() -> f64 { 0.5 }\n";
+    check(tricky, &["fn after() -> f64 { 0.5 }"]);
+    check("#[cfg(test)]\nmod tests;\nuse std::time::Instant;\n", &["use std::time::Instant;"]);
+    check(
+        "/* a\n   block */\nlet x = 1; /* more */\nconst T: &str = \"\n  text\n\";\n",
+        &["let x = 1; /* more */", "const T: &str = \"", "  text", "\";"],
+    );
 }
 
 #[track_caller]
@@ -504,8 +599,12 @@ fn the_repository_refers_to_nothing_its_users_do_not_have() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            // In a git worktree `.git` is a file naming the main checkout's path.
+            if name == ".git" {
+                continue;
+            }
             if path.is_dir() {
-                if !matches!(name.as_str(), "target" | ".git" | "out" | "logs" | "scratch") {
+                if !matches!(name.as_str(), "target" | "out" | "logs" | "scratch") {
                     pending.push(path);
                 }
                 continue;

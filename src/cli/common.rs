@@ -9,8 +9,9 @@ use clap::Args;
 pub const EXIT_CODES: &str = "\
 Exit codes:
   0    success (for `replay verify`: every replay reproduced exactly)
-  1    `replay verify`/`show`: a replay diverged (an action that is illegal or a state
-       hash that differs at some tick)
+  1    `replay verify`/`show`: a replay diverged (an action that is illegal or stands
+       for no action, or a state hash that differs, at some tick; `show` says so
+       for `--tick` at or after that tick and for `--all`)
   2    bad command line or bad input (an unreadable or invalid map, a missing file, ...)
   3    `replay verify`/`show`: a file is not a valid replay (foreign, truncated,
        unsupported format version, corrupt); 1 takes precedence when both occur

@@ -115,6 +115,7 @@ pub enum ReplayCommand {
         json: bool,
     },
     /// Print a replay's header and outcome, and the board at a tick.
+    #[command(after_help = EXIT_CODES)]
     Show {
         #[arg(value_name = "FILE")]
         path: PathBuf,

@@ -78,7 +78,8 @@ pub trait Game: Clone + Send + 'static {
 /// The configuration of any game, as a replay header stores it. Appending a
 /// variant keeps old replays readable; reordering variants breaks them.
 /// Deserializing a variant validates it, so a hostile replay cannot build an
-/// unplayable game.
+/// unplayable game. Each variant is stored as its game's `*Setup`: see
+/// `replay::format` for what may not change without a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameSpec {
     Snake(snake::Config),
@@ -125,7 +126,8 @@ pub enum Status {
     Over(Outcome),
 }
 
-/// How a game ended, with a short reason a person can read.
+/// How a game ended, with a short reason a person can read. Part of the
+/// replay format (a footer stores it): see `replay::format`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcome {
     pub kind: OutcomeKind,
@@ -134,7 +136,7 @@ pub struct Outcome {
 
 /// The four ways a game can end. `Aborted` is never produced by a game's own
 /// rules: the session uses it when it stops a game early (Ctrl-C, a planner
-/// over its time budget).
+/// over its time budget). Part of the replay format, by variant index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutcomeKind {

@@ -8,6 +8,13 @@
 //! ```
 //! Replays hold actions and state hashes only, never a game's state as it is
 //! in memory, so a replay verifies however its plan was found.
+//!
+//! The codec stores structs field by field in declaration order and enums by
+//! variant index, never by name. So every type a replay holds is part of the
+//! format: these below, [`GameSpec`], each game's `*Setup` (a game's `Config`
+//! is stored as its setup) and the types inside them, and [`Outcome`]. Their
+//! bytes are frozen per game by `golden::replay_header_bytes_are_frozen`;
+//! changing one needs a [`FORMAT_VERSION`] bump.
 
 use serde::{Deserialize, Serialize};
 

@@ -10,4 +10,4 @@ pub mod verify;
 pub use format::{FORMAT_VERSION, Footer, Frame, Header, PlannerInfo, Replay};
 pub use io::{ReplayError, ReplayFile, ReplayWriter, decode, decode_partial, encode_to_vec};
 pub use record::record;
-pub use verify::{Divergence, RenderError, Reproduced, render_all, render_at, verify};
+pub use verify::{Divergence, RenderError, Reproduced, render_at, render_each, verify};

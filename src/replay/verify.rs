@@ -2,8 +2,10 @@
 //! recorded action, and compare each tick's state hash with the recorded one.
 //! Also renders the board at a chosen tick for `replay show`.
 
+use std::ops::ControlFlow;
+
 use crate::game::{Game, GameVisitor, Outcome, OutcomeKind, Status};
-use crate::replay::format::Replay;
+use crate::replay::format::{Frame, Replay};
 
 /// A replay that reproduced exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,13 +55,7 @@ impl GameVisitor for Verifier<'_> {
         }
         for (index, frame) in replay.frames.iter().enumerate() {
             let tick = index as u32 + 1;
-            let Some(action) = G::action_from_code(frame.action) else {
-                let detail = format!("action code {} is not a {} action", frame.action, G::NAME);
-                return diverge(tick, format!("#{}", frame.action), frame.hash, last_hash, detail);
-            };
-            if let Err(illegal) = game.step(action) {
-                return diverge(tick, action.to_string(), frame.hash, last_hash, illegal.to_string());
-            }
+            let action = play_frame(&mut game, tick, frame)?;
             let hash = game.state_hash();
             if hash != frame.hash {
                 let detail = "state hash differs".to_string();
@@ -98,18 +94,38 @@ impl GameVisitor for Verifier<'_> {
     }
 }
 
+/// Plays `frame`'s action on `game` as tick `tick`; a code that stands for
+/// no action, or an action that is illegal now, is a divergence at `tick`
+/// (the state is left as it was, and its hash is the "actual" one).
+fn play_frame<G: Game>(game: &mut G, tick: u32, frame: &Frame) -> Result<G::Action, Divergence> {
+    let diverge = |game: &G, action: String, detail: String| Divergence {
+        tick,
+        action,
+        expected: frame.hash,
+        actual: game.state_hash(),
+        detail,
+    };
+    let Some(action) = G::action_from_code(frame.action) else {
+        let detail = format!("action code {} is not a {} action", frame.action, G::NAME);
+        return Err(diverge(game, format!("#{}", frame.action), detail));
+    };
+    if let Err(illegal) = game.step(action) {
+        return Err(diverge(game, action.to_string(), illegal.to_string()));
+    }
+    Ok(action)
+}
+
 /// Why a board could not be rendered.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RenderError {
     /// The tick asked for is not in the replay.
     #[error("tick {requested} is past the end of the replay ({ticks} ticks)")]
     NoSuchTick { requested: u32, ticks: u32 },
-    /// A recorded action is not legal where it was played.
+    /// A recorded action cannot be played where it was recorded (illegal
+    /// there, or a code that stands for no action): the replay diverges
+    /// there, as [`verify`] reports it.
     #[error(transparent)]
     Diverged(#[from] Divergence),
-    /// A recorded action code stands for no action of the game: the file is damaged.
-    #[error("tick {tick}: action code {code} is not a {game} action")]
-    UnknownAction { tick: u32, code: u32, game: &'static str },
 }
 
 /// Renders the board after `tick` ticks (0 = the initial state).
@@ -118,50 +134,52 @@ pub fn render_at(replay: &Replay, tick: u32) -> Result<String, RenderError> {
     if tick > ticks {
         return Err(RenderError::NoSuchTick { requested: tick, ticks });
     }
-    let mut boards = replay.header.game.visit(Renderer { replay, ticks: Some(tick) })?;
-    boards.pop().ok_or(RenderError::NoSuchTick { requested: tick, ticks })
+    let mut found = None;
+    replay.header.game.visit(Renderer {
+        replay,
+        last: tick,
+        sink: &mut |at, board| {
+            if at == tick {
+                found = Some(board);
+            }
+            ControlFlow::Continue(())
+        },
+    })?;
+    found.ok_or(RenderError::NoSuchTick { requested: tick, ticks })
 }
 
-/// Renders the board at every tick, the initial state first.
-pub fn render_all(replay: &Replay) -> Result<Vec<String>, RenderError> {
-    replay.header.game.visit(Renderer { replay, ticks: None })
+/// Renders the board at every tick, the initial state first, handing each
+/// to `sink` with its tick as soon as it is drawn: a long replay of a large
+/// board would not fit in memory as a list of boards. `sink` may stop early
+/// (a closed output) by returning `Break`. The boards before an action that
+/// cannot be played are handed out before the error is returned.
+pub fn render_each(replay: &Replay, sink: &mut dyn FnMut(u32, String) -> ControlFlow<()>) -> Result<(), RenderError> {
+    replay.header.game.visit(Renderer { replay, last: u32::MAX, sink })
 }
 
 struct Renderer<'a> {
     replay: &'a Replay,
-    /// `Some(t)`: only the board after `t` ticks; `None`: every board.
-    ticks: Option<u32>,
+    /// The last tick to render.
+    last: u32,
+    sink: &'a mut dyn FnMut(u32, String) -> ControlFlow<()>,
 }
 
 impl GameVisitor for Renderer<'_> {
-    type Output = Result<Vec<String>, RenderError>;
+    type Output = Result<(), RenderError>;
 
     fn visit<G: Game>(self, config: &G::Config) -> Self::Output {
-        let mut game = G::new(config, self.replay.header.seed);
-        let mut boards = Vec::new();
-        let wanted = |tick: u32| self.ticks.is_none_or(|wanted| wanted == tick);
-        if wanted(0) {
-            boards.push(game.render());
+        let Renderer { replay, last, sink } = self;
+        let mut game = G::new(config, replay.header.seed);
+        if sink(0, game.render()).is_break() {
+            return Ok(());
         }
-        let last = self.ticks.unwrap_or(u32::MAX);
-        for (index, frame) in self.replay.frames.iter().enumerate().take(last as usize) {
+        for (index, frame) in replay.frames.iter().enumerate().take(last as usize) {
             let tick = index as u32 + 1;
-            let Some(action) = G::action_from_code(frame.action) else {
-                return Err(RenderError::UnknownAction { tick, code: frame.action, game: G::NAME });
-            };
-            if let Err(illegal) = game.step(action) {
-                return Err(RenderError::Diverged(Divergence {
-                    tick,
-                    action: action.to_string(),
-                    expected: frame.hash,
-                    actual: game.state_hash(),
-                    detail: illegal.to_string(),
-                }));
-            }
-            if wanted(tick) {
-                boards.push(game.render());
+            play_frame(&mut game, tick, frame)?;
+            if sink(tick, game.render()).is_break() {
+                break;
             }
         }
-        Ok(boards)
+        Ok(())
     }
 }

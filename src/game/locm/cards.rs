@@ -10,6 +10,9 @@ use serde::{Deserialize, Serialize};
 use crate::map::MapError;
 
 /// The four kinds of card, in the order of their wire codes (0..=3).
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CardKind {
     Creature,
@@ -45,6 +48,9 @@ impl CardKind {
 }
 
 /// A set of the six keywords as bits, in the referee's `BCDGLW` order.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Keywords(pub u8);
 
@@ -101,6 +107,9 @@ impl fmt::Display for Keywords {
 /// One card as the list describes it. On red and blue items `attack` and
 /// `defense` are modifiers (usually negative); a negative
 /// `opponent_health` damages the opponent.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Card {
     pub id: u8,

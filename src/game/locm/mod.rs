@@ -38,6 +38,9 @@ pub(crate) const POOL_SIZE: usize = 60;
 pub(crate) const MAX_ACTIONS_PER_TURN: usize = 24;
 
 /// Where the draft's and the decks' randomness comes from.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DeckRandomness {
@@ -50,8 +53,12 @@ pub enum DeckRandomness {
 
 /// Everything a LOCM game is built from, unvalidated: what the command line
 /// or a replay header says. [`Config::try_from`] validates it.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct LocmSetup {
+pub struct LocmSetup {
+    /// The card list, ids 1..=n in order.
     pub cards: Vec<Card>,
     pub randomness: DeckRandomness,
 }

@@ -85,6 +85,9 @@ impl fmt::Display for Dir {
 }
 
 /// Where the blank belongs when the puzzle is solved.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Goal {
@@ -127,6 +130,9 @@ impl Goal {
 pub(crate) type Board = [u8; MAX_CELLS];
 
 /// How the start board is chosen.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Start {
@@ -138,6 +144,9 @@ pub enum Start {
 
 /// Everything a sliding-puzzle game is built from, unvalidated: what an
 /// instance file, the command line or a replay header says.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SlideSetup {
     pub side: u8,

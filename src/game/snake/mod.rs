@@ -23,6 +23,9 @@ use crate::rng::GameRng;
 pub(crate) const MAX_SIDE: u16 = 200;
 
 /// A direction of movement. The action of a Snake tick.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dir {
@@ -73,6 +76,9 @@ impl fmt::Display for Dir {
 
 /// Whether the head may move into the cell the tail leaves on the same tick.
 /// Benchmarks differ on this, so it is a rule, not a constant.
+///
+/// Part of the replay format (see `replay::format`): stored by variant index;
+/// changing the variants' order or number needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TailRule {
@@ -84,6 +90,9 @@ pub enum TailRule {
 
 /// Where the snake starts: its head, the way it faces, and its length. The
 /// body trails straight behind the head.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Start {
     pub col: u16,
@@ -94,9 +103,11 @@ pub struct Start {
 
 /// How a game places the snake.
 ///
-/// Part of the replay format: the first two variants encode exactly as the
-/// `Option<Start>` they replaced (`None`, `Some(start)`), so replays
-/// recorded before `Random` existed decode unchanged.
+/// Part of the replay format (see `replay::format`): stored by variant
+/// index, and the first two variants encode exactly as the `Option<Start>`
+/// they replaced (`None`, `Some(start)`), so replays recorded before
+/// `Random` existed decode unchanged; changing the variants' order needs a
+/// format version bump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum StartRule {
@@ -112,6 +123,9 @@ pub enum StartRule {
 
 /// Everything a Snake game is built from, unvalidated: what a map file, the
 /// command line or a replay header says. [`Config::try_from`] validates it.
+///
+/// Part of the replay format (see `replay::format`): stored field by field in
+/// this order; changing the fields needs a format version bump.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SnakeSetup {
     pub width: u16,
@@ -147,7 +161,7 @@ pub struct Config {
 }
 
 /// The default start length when the map does not give one.
-pub(crate) const DEFAULT_START_LENGTH: u16 = 3;
+pub const DEFAULT_START_LENGTH: u16 = 3;
 
 impl SnakeSetup {
     /// An open `width`×`height` board with the default rules.
