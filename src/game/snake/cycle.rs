@@ -710,13 +710,17 @@ impl Planner<SnakeGame> for Cycle {
     }
 
     fn next_action(&mut self, game: &SnakeGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
+        // A game on a large board runs for hundreds of thousands of ticks:
+        // look at the cancel flag (an atomic load) once a tick, so Ctrl-C
+        // stops it within a tick.
+        if let Some(error) = budget.exhausted() {
+            return Err(error);
+        }
         self.observe(game);
         self.nodes = 0;
         match self.mode {
             Mode::Fallback => self.fallback.next_action(game, budget),
             Mode::Blocks(sense) => {
-                // A tick costs one BFS over the board and a few linear
-                // checks, far below any budget worth polling for.
                 let (action, stats) = self.decide(game, sense);
                 Ok(Decision { action, planned: Some(stats) })
             }
@@ -815,5 +819,14 @@ mod tests {
         let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {}).unwrap();
         assert!(planner.on_block_cycle());
         assert_eq!(outcome.kind, OutcomeKind::Won);
+    }
+
+    #[test]
+    fn a_cancelled_budget_stops_it_within_a_tick() {
+        let config = Config::try_from(SnakeSetup::open(8, 8)).unwrap();
+        let game = SnakeGame::new(&config, 1);
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let error = Cycle::new(&config).next_action(&game, &Budget::new(None, Some(flag))).unwrap_err();
+        assert!(matches!(error, PlanError::Cancelled), "{error:?}");
     }
 }
