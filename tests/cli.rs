@@ -195,7 +195,7 @@ fn bench_prints_the_documented_json_keys() {
         assert!(report.get(key).is_some(), "{key} missing in {report}");
     }
     assert_eq!(report["episodes"], 12);
-    assert_eq!(report["planner"], "bfs-tail");
+    assert_eq!(report["planner"], "cycle");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use tickbot::game::locm::cards::{Card, CardKind, Keywords};
 use tickbot::game::locm::{self, DeckRandomness, LocmSetup};
 use tickbot::game::pipes::{self, PipesSetup};
 use tickbot::game::slide::{self, Goal, SlideSetup};
-use tickbot::game::snake::{self, SnakeSetup, Start, TailRule};
+use tickbot::game::snake::{self, SnakeSetup, Start, StartRule, TailRule};
 use tickbot::game::{GameSpec, OutcomeKind};
 use tickbot::replay::{self, Header, PlannerInfo, Replay};
 
@@ -131,7 +131,7 @@ fn replay_header_bytes_are_frozen() {
         width: 4,
         height: 3,
         walls: vec![false, false, false, false, true, false, false, false, false, false, false, false],
-        start: Some(Start { col: 3, row: 1, heading: snake::Dir::Right, length: 2 }),
+        start: StartRule::At(Start { col: 3, row: 1, heading: snake::Dir::Right, length: 2 }),
         tail_rule: TailRule::Blocks,
         stall_limit: Some(300),
         max_ticks: Some(100_000),
@@ -142,10 +142,19 @@ fn replay_header_bytes_are_frozen() {
     for &wall in walls {
         wire.byte(wall.into());
     }
-    let Start { col, row, heading: _, length } = start.unwrap();
-    wire.byte(1).uint(col.into()).uint(row.into()).uint(1).uint(length.into()); // heading 1: right
+    let StartRule::At(Start { col, row, heading: _, length }) = start else { unreachable!() };
+    // Start rule 1: at (the byte `Some` wrote when the field was an `Option<Start>`).
+    wire.uint(1).uint(col.into()).uint(row.into()).uint(1).uint(length.into()); // heading 1: right
     wire.uint(1).option(stall_limit.map(u64::from)).option(max_ticks.map(u64::from)); // tail rule 1: blocks
-    check(GameSpec::Snake(snake::Config::try_from(snake).unwrap()), &wire);
+    check(GameSpec::Snake(snake::Config::try_from(snake.clone()).unwrap()), &wire);
+    let random = SnakeSetup { start: StartRule::Random, ..snake };
+    let mut wire = Wire::default();
+    wire.uint(0).uint(4).uint(3).uint(12);
+    for &wall in &random.walls {
+        wire.byte(wall.into());
+    }
+    wire.uint(2).uint(1).option(Some(300)).option(Some(100_000)); // start rule 2: random
+    check(GameSpec::Snake(snake::Config::try_from(random).unwrap()), &wire);
 
     // Flag: 3x2, start on the stone at (0, 1).
     let flag = FlagSetup {

@@ -8,6 +8,7 @@ mod locm;
 mod pipes;
 mod replay_props;
 mod slide;
+mod snake;
 mod support;
 mod tidy;
 mod view;

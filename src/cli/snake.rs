@@ -9,7 +9,9 @@ use clap::{Args, ValueEnum};
 
 use tickbot::bench;
 use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
-use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, TailRule};
+use tickbot::game::snake::cycle::Cycle;
+use tickbot::game::snake::write_up::WriteUp;
+use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, StartRule, TailRule};
 use tickbot::map::MapError;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
@@ -65,9 +67,10 @@ pub struct SnakeArgs {
     /// heading right, the head may not enter the tail's cell, 5000-step episodes.
     #[arg(long, value_enum, group = "board")]
     pub preset: Option<Preset>,
-    /// Where the snake starts: head column, row, heading and length, e.g. 3,0,right,4.
-    #[arg(long, value_name = "COL,ROW,DIR,LEN", value_parser = parse_start)]
-    pub start: Option<Start>,
+    /// Where the snake starts: head column, row, heading and length, e.g. 3,0,right,4;
+    /// or `random`: length 1 on a free cell drawn from the game's seed.
+    #[arg(long, value_name = "COL,ROW,DIR,LEN|random", value_parser = parse_start)]
+    pub start: Option<StartRule>,
     /// Whether the head may enter the cell the tail leaves on the same tick.
     #[arg(long, value_enum)]
     pub tail_rule: Option<TailRuleArg>,
@@ -77,11 +80,12 @@ pub struct SnakeArgs {
     /// End every episode after this many ticks (as stalled).
     #[arg(long, value_name = "TICKS")]
     pub max_ticks: Option<u32>,
-    /// The planner.
-    #[arg(long, value_enum, default_value_t = SnakePlanner::BfsTail)]
-    pub planner: SnakePlanner,
-    /// Play bfs-tail exactly as the 2013 write-up did: no slack in the tail check,
-    /// no loop avoidance, never a gamble. It can chase its tail until the game stalls.
+    /// The planner. Default: cycle, or bfs-tail with --write-up.
+    #[arg(long, value_enum)]
+    pub planner: Option<SnakePlanner>,
+    /// With --planner bfs-tail: play the 2013 write-up's program exactly (Hawstein's
+    /// snake.py, transcribed with its tie-breaks), not our improved bfs-tail. It can
+    /// chase its tail until the game stalls.
     #[arg(long)]
     pub write_up: bool,
 }
@@ -101,36 +105,45 @@ pub enum TailRuleArg {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum SnakePlanner {
-    /// BFS to the food, accepted only if the tail stays reachable; else follow the tail.
+    /// Never loses on boards tiled by 2x2 blocks: a Hamiltonian cycle through the body,
+    /// rebuilt as it goes, with every shortcut to the food it can prove safe. Elsewhere
+    /// it plays as bfs-tail.
     #[default]
+    Cycle,
+    /// BFS to the food, accepted only if the tail stays reachable; else follow the tail.
     BfsTail,
 }
 
-fn parse_start(text: &str) -> Result<Start, String> {
-    let expected = || format!("expected COL,ROW,DIR,LEN like 3,0,right,4, got {text:?}");
+fn parse_start(text: &str) -> Result<StartRule, String> {
+    if text == "random" {
+        return Ok(StartRule::Random);
+    }
+    let expected = || format!("expected COL,ROW,DIR,LEN like 3,0,right,4, or random, got {text:?}");
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let [col, row, dir, length] = parts[..] else {
         return Err(expected());
     };
     let number = |word: &str| word.parse::<u16>().map_err(|_| expected());
     let heading = Dir::parse(dir).ok_or_else(|| format!("unknown direction {dir:?}: use up, right, down or left"))?;
-    Ok(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? })
+    Ok(StartRule::At(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? }))
 }
 
 impl SnakeArgs {
     /// A fresh planner for `level`, as these flags choose it.
     pub fn planner(&self, level: &snake::Config) -> Box<dyn Planner<SnakeGame>> {
-        match self.planner {
-            SnakePlanner::BfsTail => {
-                let settings = if self.write_up { BfsTailSettings::write_up() } else { BfsTailSettings::default() };
-                Box::new(BfsTail::with_params(level, settings))
-            }
+        match self.planner.unwrap_or(if self.write_up { SnakePlanner::BfsTail } else { SnakePlanner::Cycle }) {
+            SnakePlanner::Cycle => Box::new(Cycle::new(level)),
+            SnakePlanner::BfsTail if self.write_up => Box::new(WriteUp::new(level)),
+            SnakePlanner::BfsTail => Box::new(BfsTail::with_params(level, BfsTailSettings::default())),
         }
     }
 
     /// The validated Snake configuration these flags describe. Errors name
     /// the map file and line.
     pub fn config(&self) -> anyhow::Result<snake::Config> {
+        if self.write_up && self.planner == Some(SnakePlanner::Cycle) {
+            bail!("--write-up plays bfs-tail's 2013 program; it does not apply to --planner cycle");
+        }
         let (mut setup, source) = if let Some(path) = &self.map {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
             (SnakeSetup::parse(&text).map_err(|error| error.in_file(path))?, path.display().to_string())
@@ -155,7 +168,7 @@ impl SnakeArgs {
             (setup, DEFAULT_SNAKE_MAP_NAME.to_string())
         };
         if let Some(start) = self.start {
-            setup.start = Some(start);
+            setup.start = start;
         }
         if let Some(rule) = self.tail_rule {
             setup.tail_rule = match rule {

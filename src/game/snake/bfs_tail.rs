@@ -1,10 +1,29 @@
-//! `bfs-tail`: the Snake planner of Hawstein's write-up (GitHub Hawstein/snake-ai,
+//! `bfs-tail`: our planner after Hawstein's write-up (GitHub Hawstein/snake-ai,
 //! `snake.py`, 2013): take the shortest path to the food when a virtual snake
 //! that follows it can still reach its own tail afterwards; otherwise follow
 //! the tail, keeping as far from it as possible; otherwise make any safe move.
+//! The program itself, transcribed exactly, is `--write-up`
+//! ([`super::write_up`]).
 //!
-//! Three additions, each a knob of [`BfsTailSettings`] ([`BfsTailSettings::write_up`]
-//! turns them all off):
+//! Where the strategy departs from the program even with every knob below
+//! off ([`BfsTailSettings::bare`]):
+//! - ties go to the earlier direction in `[Up, Right, Down, Left]`, not the
+//!   program's `[LEFT, RIGHT, UP, DOWN]`;
+//! - the food path is one BFS from the head, played out whole by the virtual
+//!   snake, where the program runs BFS from the food and re-runs it after
+//!   every virtual step;
+//! - the tail check accepts a head that ends beside its tail when a route
+//!   to the tail exists (right after the tail leaves, under the tail rule),
+//!   where the program refuses every such meal for a snake longer than 3;
+//! - following the tail simulates each move and keeps those after which a
+//!   route to the tail remains, preferring the longest such route (and may
+//!   eat on the way, when eating keeps the tail reachable), where the program
+//!   takes the free neighbour farthest from the tail with the food as an
+//!   obstacle;
+//! - the last resort takes the move that keeps the most free cells within
+//!   reach, where the program takes the free neighbour nearest the food.
+//!
+//! And three additions, each a knob of [`BfsTailSettings`]:
 //! - the tail check after eating demands a route one step longer than the
 //!   rules need (`slack`), so that a food spawning on the snake's only way
 //!   out does not kill it;
@@ -44,7 +63,7 @@ pub enum LoopRule {
 
 /// The planner's knobs, recorded in replay headers by [`Planner::params`].
 /// [`BfsTailSettings::default`] is what the benchmarks measure;
-/// [`BfsTailSettings::write_up`] is the 2013 program's behaviour.
+/// [`BfsTailSettings::bare`] turns the three additions off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BfsTailSettings {
     /// How many further meals the route to the tail must survive after the
@@ -79,8 +98,9 @@ impl Default for BfsTailSettings {
 }
 
 impl BfsTailSettings {
-    /// The write-up exactly: no slack, no loop handling, never a gamble.
-    pub fn write_up() -> BfsTailSettings {
+    /// The strategy without our three additions: no slack, no loop
+    /// handling, never a gamble (still not the program: see the module docs).
+    pub fn bare() -> BfsTailSettings {
         BfsTailSettings { slack: 0, loop_rule: LoopRule::Ignore, gamble_after: 0, patience: 0, near_deadline: false }
     }
 }
@@ -708,7 +728,7 @@ mod tests {
     fn tail_check_refuses_a_path_into_a_dead_end() {
         let picture = "XXX....\n*..0123\nXXXXXXX";
         for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
-            for params in [BfsTailSettings::default(), BfsTailSettings::write_up()] {
+            for params in [BfsTailSettings::default(), BfsTailSettings::bare()] {
                 let game = SnakeGame::from_picture(picture, tail_rule, 0);
                 let mut planner = BfsTail::with_params(game.config(), params);
                 let (dir, stats) = decide(&mut planner, &game);
@@ -723,20 +743,20 @@ mod tests {
     #[test]
     fn a_head_beside_its_tail_is_enough_only_when_the_tail_vacates() {
         let picture = "432.\n*01.";
-        let write_up = BfsTailSettings::write_up();
+        let bare = BfsTailSettings::bare();
         let game = SnakeGame::from_picture(picture, TailRule::Vacates, 0);
-        let mut planner = BfsTail::with_params(game.config(), write_up);
+        let mut planner = BfsTail::with_params(game.config(), bare);
         let (dir, stats) = decide(&mut planner, &game);
         assert_eq!((dir, stats.kind, stats.plan_len), (Dir::Left, "food", 1));
 
         let game = SnakeGame::from_picture(picture, TailRule::Blocks, 0);
-        let mut planner = BfsTail::with_params(game.config(), write_up);
+        let mut planner = BfsTail::with_params(game.config(), bare);
         let (dir, stats) = decide(&mut planner, &game);
         assert_eq!((dir, stats.kind), (Dir::Left, "any"), "eating is refused, though it is the only move");
 
         // And the Vacates snake does survive after eating there.
         let mut game = SnakeGame::from_picture(picture, TailRule::Vacates, 0);
-        let mut planner = BfsTail::with_params(game.config(), write_up);
+        let mut planner = BfsTail::with_params(game.config(), bare);
         for _ in 0..30 {
             if game.status() != Status::Running {
                 break;
@@ -762,7 +782,7 @@ mod tests {
     }
 
     /// A cheap version of the chuyangliu benchmark: the anti-loop rules must
-    /// keep every game from stalling, which the write-up alone does not.
+    /// keep every game from stalling, which the bare strategy does not.
     #[test]
     fn chuyangliu_games_do_not_stall() {
         let config = Config::try_from(SnakeSetup::chuyangliu()).unwrap();
@@ -777,11 +797,10 @@ mod tests {
         let average = total_length as f64 / 50.0;
         assert!(average >= 61.0, "average length {average}");
 
-        let mut write_up = BfsTail::with_params(&config, BfsTailSettings::write_up());
-        let stalled = (0..20)
-            .filter(|&index| play(&mut write_up, &config, derive_seed(0, index)).0 == OutcomeKind::Stalled)
-            .count();
-        assert!(stalled > 0, "the write-up alone stalls on these seeds, so this test can catch a regression");
+        let mut bare = BfsTail::with_params(&config, BfsTailSettings::bare());
+        let stalled =
+            (0..20).filter(|&index| play(&mut bare, &config, derive_seed(0, index)).0 == OutcomeKind::Stalled).count();
+        assert!(stalled > 0, "the bare strategy stalls on these seeds, so this test can catch a regression");
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! eaten for `stall_limit` ticks or the episode reaches `max_ticks`.
 
 pub mod bfs_tail;
+pub mod cycle;
 pub mod picture;
+pub mod write_up;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -100,6 +102,26 @@ pub struct Start {
     pub length: u16,
 }
 
+/// How a game places the snake.
+///
+/// Part of the replay format (see `replay::format`): stored by variant
+/// index, and the first two variants encode exactly as the `Option<Start>`
+/// they replaced (`None`, `Some(start)`), so replays recorded before
+/// `Random` existed decode unchanged; changing the variants' order needs a
+/// format version bump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StartRule {
+    /// Length 3 trailing right, the tail on the first free cell (row-major)
+    /// with room for the body.
+    Default,
+    /// This head, heading and length, the body trailing straight behind.
+    At(Start),
+    /// Length 1 on a free cell drawn uniformly from the game's seed (before
+    /// the first food), as twanvl/snake starts its games.
+    Random,
+}
+
 /// Everything a Snake game is built from, unvalidated: what a map file, the
 /// command line or a replay header says. [`Config::try_from`] validates it.
 ///
@@ -111,8 +133,7 @@ pub struct SnakeSetup {
     pub height: u16,
     /// Row-major, `width * height` entries; `true` is a wall.
     pub walls: Vec<bool>,
-    /// `None`: length 3 trailing right from the first free cell.
-    pub start: Option<Start>,
+    pub start: StartRule,
     pub tail_rule: TailRule,
     /// Ticks without food before the game is stalled; `None`: width·height·4.
     pub stall_limit: Option<u32>,
@@ -128,13 +149,15 @@ pub struct Config {
     width: u16,
     height: u16,
     walls: Vec<bool>,
-    start: Start,
+    /// [`StartRule::At`] or [`StartRule::Random`]: validation resolves
+    /// [`StartRule::Default`].
+    start: StartRule,
     tail_rule: TailRule,
     stall_limit: u32,
     max_ticks: Option<u32>,
     /// Cells that are not walls: the length of a snake that has won.
     n_free_cells: u32,
-    /// The start body, head first.
+    /// The start body, head first; empty for a random start.
     start_body: Vec<u16>,
 }
 
@@ -148,7 +171,7 @@ impl SnakeSetup {
             width,
             height,
             walls: vec![false; usize::from(width) * usize::from(height)],
-            start: None,
+            start: StartRule::Default,
             tail_rule: TailRule::Vacates,
             stall_limit: None,
             max_ticks: None,
@@ -161,7 +184,7 @@ impl SnakeSetup {
     /// (and no other stall rule, as there).
     pub fn chuyangliu() -> SnakeSetup {
         SnakeSetup {
-            start: Some(Start { col: 3, row: 0, heading: Dir::Right, length: 4 }),
+            start: StartRule::At(Start { col: 3, row: 0, heading: Dir::Right, length: 4 }),
             tail_rule: TailRule::Blocks,
             stall_limit: Some(5000),
             max_ticks: Some(5000),
@@ -170,7 +193,8 @@ impl SnakeSetup {
     }
 
     /// Parses a map: `X` wall, `.` free, optional `start COL ROW DIR LENGTH`
-    /// and `tail vacates|blocks` lines before the grid, `#` comment lines.
+    /// (or `start random`) and `tail vacates|blocks` lines before the grid,
+    /// `#` comment lines.
     pub fn parse(text: &str) -> Result<SnakeSetup, MapError> {
         let mut start = None;
         let mut tail_rule = TailRule::Vacates;
@@ -228,14 +252,14 @@ impl SnakeSetup {
         let (width, height, walls) = (width as u16, rows.len() as u16, rows.concat());
         // Check the start here too, where its line is known, so the error
         // can point at it.
-        if let Some((line_no, start)) = start {
+        if let Some((line_no, StartRule::At(start))) = start {
             lay_start_body(width, height, &walls, start).map_err(|error| MapError::at(line_no, 0, error.message))?;
         }
         Ok(SnakeSetup {
             width,
             height,
             walls,
-            start: start.map(|(_, start)| start),
+            start: start.map_or(StartRule::Default, |(_, start)| start),
             tail_rule,
             stall_limit: None,
             max_ticks: None,
@@ -243,16 +267,19 @@ impl SnakeSetup {
     }
 }
 
-fn parse_start(line_no: usize, line: &str) -> Result<Start, MapError> {
-    let expected = "expected `start COL ROW DIRECTION LENGTH`, e.g. `start 1 1 right 3`";
+fn parse_start(line_no: usize, line: &str) -> Result<StartRule, MapError> {
+    let expected = "expected `start COL ROW DIRECTION LENGTH`, e.g. `start 1 1 right 3`, or `start random`";
     let words: Vec<&str> = line.split_whitespace().collect();
+    if words[..] == ["start", "random"] {
+        return Ok(StartRule::Random);
+    }
     let [_, col, row, heading, length] = words[..] else {
         return Err(MapError::at(line_no, 0, expected));
     };
     let number = |word: &str| word.parse::<u16>().map_err(|_| MapError::at(line_no, 0, expected));
     let heading = Dir::parse(heading)
         .ok_or_else(|| MapError::at(line_no, 0, format!("unknown direction {heading:?}: {expected}")))?;
-    Ok(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? })
+    Ok(StartRule::At(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? }))
 }
 
 impl TryFrom<SnakeSetup> for Config {
@@ -267,12 +294,16 @@ impl TryFrom<SnakeSetup> for Config {
         if walls.len() != n_cells {
             return Err(MapError::whole(format!("{} wall flags for {n_cells} cells", walls.len())));
         }
-        let start = match start {
-            Some(start) => start,
-            None => default_start(width, &walls)?,
-        };
-        let start_body = lay_start_body(width, height, &walls, start)?;
         let n_free_cells = walls.iter().filter(|&&wall| !wall).count() as u32;
+        let (start, start_body) = match start {
+            StartRule::Random if n_free_cells == 0 => return Err(MapError::whole("no free cell to start on")),
+            StartRule::Random => (StartRule::Random, Vec::new()),
+            StartRule::At(start) => (StartRule::At(start), lay_start_body(width, height, &walls, start)?),
+            StartRule::Default => {
+                let start = default_start(width, &walls)?;
+                (StartRule::At(start), lay_start_body(width, height, &walls, start)?)
+            }
+        };
         let stall_limit = stall_limit.unwrap_or(u32::from(width) * u32::from(height) * 4);
         if stall_limit == 0 || max_ticks == Some(0) {
             return Err(MapError::whole("stall limit and episode cap must be at least 1 tick"));
@@ -287,7 +318,7 @@ impl From<Config> for SnakeSetup {
             width: config.width,
             height: config.height,
             walls: config.walls,
-            start: Some(config.start),
+            start: config.start,
             tail_rule: config.tail_rule,
             stall_limit: Some(config.stall_limit),
             max_ticks: config.max_ticks,
@@ -374,7 +405,7 @@ impl Config {
         self.max_ticks
     }
     #[cfg(test)]
-    pub(crate) fn start(&self) -> Start {
+    pub(crate) fn start(&self) -> StartRule {
         self.start
     }
     /// The length of a snake that fills the board.
@@ -405,16 +436,15 @@ impl Config {
             Some(cap) => format!(", episode cap {cap} ticks"),
             None => String::new(),
         };
+        let start = match self.start {
+            StartRule::At(start) => {
+                format!("start length {} at ({},{}) heading {}", start.length, start.col, start.row, start.heading)
+            }
+            StartRule::Random | StartRule::Default => "start length 1 on a random free cell".to_string(),
+        };
         format!(
-            "{}x{} board, {} free cells, start length {} at ({},{}) heading {}, {tail}, stall after {} ticks without food{cap}",
-            self.width,
-            self.height,
-            self.n_free_cells,
-            self.start.length,
-            self.start.col,
-            self.start.row,
-            self.start.heading,
-            self.stall_limit
+            "{}x{} board, {} free cells, {start}, {tail}, stall after {} ticks without food{cap}",
+            self.width, self.height, self.n_free_cells, self.stall_limit
         )
     }
 }
@@ -479,14 +509,19 @@ impl SnakeGame {
     fn place_food(&mut self) {
         let n_empty = self.config.n_free_cells - self.body.len() as u32;
         debug_assert!(n_empty > 0);
-        let mut remaining = self.rng.below(n_empty);
+        let draw = self.rng.below(n_empty);
+        self.food = Some(self.nth_empty_cell(draw));
+    }
+
+    /// The `n`-th cell (row-major, from 0) that is neither wall nor body.
+    fn nth_empty_cell(&self, n: u32) -> u16 {
+        let mut remaining = n;
         for cell in 0..self.config.n_cells() as u16 {
             if self.config.is_wall(cell) || self.is_occupied(cell) {
                 continue;
             }
             if remaining == 0 {
-                self.food = Some(cell);
-                return;
+                return cell;
             }
             remaining -= 1;
         }
@@ -508,17 +543,28 @@ impl Game for SnakeGame {
         for &cell in &config.start_body {
             occupied[usize::from(cell)] = true;
         }
+        let heading = match config.start {
+            StartRule::At(start) => start.heading,
+            StartRule::Random | StartRule::Default => Dir::Right,
+        };
         let mut game = SnakeGame {
             config: Arc::new(config.clone()),
             body: config.start_body.iter().copied().collect(),
             occupied,
-            heading: config.start.heading,
+            heading,
             food: None,
             tick: 0,
             ticks_since_food: 0,
             rng: GameRng::from_seed(seed),
             outcome: None,
         };
+        if game.body.is_empty() {
+            // A random start: the head's cell is the stream's first draw.
+            let draw = game.rng.below(config.n_free_cells);
+            let cell = game.nth_empty_cell(draw);
+            game.body.push_back(cell);
+            game.occupied[usize::from(cell)] = true;
+        }
         if game.body.len() as u32 == config.n_free_cells {
             game.end(OutcomeKind::Won, "the start snake already fills the board".into());
         } else {
@@ -728,7 +774,7 @@ mod tests {
                 width,
                 height: rows.len() as u16,
                 walls,
-                start: Some(start),
+                start: StartRule::At(start),
                 tail_rule,
                 stall_limit: None,
                 max_ticks: None,
@@ -929,6 +975,28 @@ mod tests {
         assert!(foods.len() > 5, "food barely depends on the seed: {foods:?}");
     }
 
+    #[test]
+    fn a_random_start_is_one_cell_drawn_from_the_seed() {
+        let config = level("start random\nX....\n..X..\n.....");
+        let mut heads = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let game = SnakeGame::new(&config, seed);
+            assert_eq!(game.len(), 1);
+            let head = game.head();
+            assert!(!config.is_wall(head), "seed {seed}");
+            assert_ne!(game.food(), Some(head), "seed {seed}");
+            assert_eq!(SnakeGame::new(&config, seed).state_hash(), game.state_hash(), "the same seed, the same game");
+            heads.insert(head);
+        }
+        assert!(heads.len() > 6, "the start barely depends on the seed: {heads:?}");
+        assert!(config.describe_rules().contains("start length 1 on a random free cell"));
+        // Any first move is legal: there is no neck to reverse into.
+        let game = SnakeGame::new(&config, 3);
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        assert_eq!(legal, Dir::ALL);
+    }
+
     #[track_caller]
     fn check_error(text: &str, line: usize, column: usize, fragment: &str) {
         let error = match SnakeSetup::parse(text) {
@@ -960,7 +1028,7 @@ mod tests {
     #[test]
     fn start_line_tail_line_and_default_start() {
         let parsed = SnakeSetup::parse("# title\nstart 4 1 up 3\ntail blocks\n.....\n.....\n.....\n.....\n").unwrap();
-        assert_eq!(parsed.start, Some(Start { col: 4, row: 1, heading: Dir::Up, length: 3 }));
+        assert_eq!(parsed.start, StartRule::At(Start { col: 4, row: 1, heading: Dir::Up, length: 3 }));
         assert_eq!(parsed.tail_rule, TailRule::Blocks);
         assert_eq!((parsed.width, parsed.height), (5, 4));
         let config = Config::try_from(parsed).unwrap();
@@ -972,7 +1040,10 @@ mod tests {
         // No start line: length 3 heading right, the tail on the first free
         // cell (row-major) with room for the body.
         let config = level("XX..X...\n........\n");
-        assert_eq!(config.start(), Start { col: 7, row: 0, heading: Dir::Right, length: DEFAULT_START_LENGTH });
+        assert_eq!(
+            config.start(),
+            StartRule::At(Start { col: 7, row: 0, heading: Dir::Right, length: DEFAULT_START_LENGTH })
+        );
         let body: Vec<u16> = SnakeGame::new(&config, 0).body().iter().copied().collect();
         assert_eq!(body, vec![7, 6, 5]);
         assert_eq!(config.tail_rule(), TailRule::Vacates);
