@@ -126,6 +126,15 @@ pub enum ReplayCommand {
         #[arg(long)]
         all: bool,
     },
+    /// Rewrite format version 1 replays as version 2 (about 7 times smaller,
+    /// every byte checksummed), in place and atomically; each new file is
+    /// verified before it replaces the old one. Version 2 files are skipped.
+    /// Directories are searched recursively for *.tbr files.
+    #[command(after_help = EXIT_CODES)]
+    Upgrade {
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
