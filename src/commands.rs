@@ -45,6 +45,7 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
         Command::Replay(ReplayCommand::Upgrade { paths }) => upgrade(&paths),
+        Command::Replay(ReplayCommand::Stats { paths, json }) => stats(&paths, json),
         Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
         Command::Bench(BenchGame::Flag(args)) => cli::flag::bench(args),
         Command::Bench(BenchGame::Slide(args)) => cli::slide::bench(args),
@@ -363,6 +364,68 @@ fn upgrade_file(path: &Path) -> Result<Upgraded, NotUpgraded> {
     }
     replay::write_atomically(path, &upgraded).map_err(|error| runtime(format!("cannot write: {error}")))?;
     Ok(Upgraded::Rewritten { before: bytes.len(), after: upgraded.len() })
+}
+
+/// One line of `replay stats`: the replays of one game in one version.
+#[derive(Debug, Default, Serialize)]
+struct SizeStats {
+    game: &'static str,
+    version: u16,
+    files: usize,
+    ticks: u64,
+    bytes: u64,
+    bytes_per_tick: f64,
+}
+
+fn stats(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_files(path, "tbr", &mut files).exit_code(Exit::BadInput)?;
+    }
+    let mut groups = std::collections::BTreeMap::<(&'static str, u16), SizeStats>::new();
+    let mut invalid = 0;
+    for path in &files {
+        if interrupted() {
+            break;
+        }
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+        let decoded = replay::format_version(&bytes).and_then(|version| Ok((version, replay::decode_partial(&bytes)?)));
+        let Ok((version, decoded)) = decoded else {
+            invalid += 1;
+            continue;
+        };
+        let game = decoded.header.game.name();
+        let group =
+            groups.entry((game, version)).or_insert_with(|| SizeStats { game, version, ..SizeStats::default() });
+        group.files += 1;
+        group.ticks += decoded.frames.len() as u64;
+        group.bytes += bytes.len() as u64;
+    }
+    for group in groups.values_mut() {
+        group.bytes_per_tick = group.bytes as f64 / group.ticks.max(1) as f64;
+        if json {
+            print_json(group)?;
+        } else {
+            println!(
+                "{:<6} version {}: {} files, {} ticks, {} bytes, {:.2} bytes per tick",
+                group.game, group.version, group.files, group.ticks, group.bytes, group.bytes_per_tick
+            );
+        }
+    }
+    if invalid > 0 {
+        eprintln!("{invalid} files are not valid replays and were not counted");
+    }
+    Ok(if interrupted() {
+        Exit::Interrupted
+    } else if invalid > 0 {
+        Exit::InvalidReplay
+    } else if files.is_empty() {
+        eprintln!("error: no .tbr replay files found in {}", display_paths(paths));
+        Exit::BadInput
+    } else {
+        Exit::Success
+    })
 }
 
 fn describe_spec(spec: &GameSpec) -> String {

@@ -599,3 +599,47 @@ fn show_reports_an_unplayable_action_as_verify_does_whichever_tick_is_asked() {
         .success()
         .stdout(predicate::str::contains("for `--tick` at or after that tick and for `--all`"));
 }
+
+/// `replay upgrade` on a directory: a version 1 file becomes its version 2
+/// twin (smaller, verifying), a version 2 file and a truncated version 1
+/// file are left exactly as they were, each said so, and no `.part` file
+/// stays behind. `replay stats` then counts the same ticks in fewer bytes.
+#[test]
+fn upgrade_rewrites_version_1_files_in_place_and_leaves_the_rest() {
+    let dir = TempDir::new().unwrap();
+    let old = std::fs::read(repo_path("replays/snake-7.tbr")).unwrap();
+    let twin = std::fs::read(repo_path("replays/v2/snake-7.tbr")).unwrap();
+    let current = std::fs::read(repo_path("replays/v2/slide-writeup-astar.tbr")).unwrap();
+    let cut = &old[..old.len() - 30];
+    std::fs::write(dir.path().join("old.tbr"), &old).unwrap();
+    std::fs::write(dir.path().join("current.tbr"), &current).unwrap();
+    std::fs::write(dir.path().join("cut.tbr"), cut).unwrap();
+    tickbot(dir.path())
+        .args(["replay", "stats", "old.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("snake  version 1: 1 files, 4012 ticks, {} bytes", old.len())));
+    tickbot(dir.path()).args(["replay", "upgrade", "."]).assert().code(3).stdout(
+        predicate::str::contains(format!("upgraded  ./old.tbr: {} -> {} bytes", old.len(), twin.len()))
+            .and(predicate::str::contains("skipped   ./current.tbr: already format version 2"))
+            .and(predicate::str::contains("NOT DONE  ./cut.tbr: truncated")),
+    );
+    let upgraded = std::fs::read(dir.path().join("old.tbr")).unwrap();
+    assert_eq!(upgraded, twin);
+    assert!(upgraded.len() < old.len());
+    assert_eq!(std::fs::read(dir.path().join("current.tbr")).unwrap(), current);
+    assert_eq!(std::fs::read(dir.path().join("cut.tbr")).unwrap(), cut);
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    tickbot(dir.path()).args(["replay", "verify", "old.tbr", "current.tbr"]).assert().success();
+    tickbot(dir.path())
+        .args(["replay", "stats", "old.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("snake  version 2: 1 files, 4012 ticks, {} bytes", twin.len())));
+    tickbot(dir.path())
+        .args(["replay", "upgrade", "old.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("skipped   old.tbr: already format version 2"));
+}

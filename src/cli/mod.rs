@@ -135,6 +135,16 @@ pub enum ReplayCommand {
         #[arg(required = true, value_name = "FILE|DIR")]
         paths: Vec<PathBuf>,
     },
+    /// Sum the sizes and ticks of replays per game and format version, and
+    /// print the bytes per tick. Directories are searched recursively.
+    #[command(after_help = EXIT_CODES)]
+    Stats {
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// Print one JSON line per game and version instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -40,7 +40,8 @@ pub(crate) fn decode_partial(bytes: &[u8]) -> Result<Replay, ReplayError> {
     if xxh3_64(&bytes[..header_end]) != header_checksum {
         // Where decoding the header fails, if it does, points at the damage.
         if let Err(CodecError::Invalid { at, detail }) = codec::decode_from::<Header>(header_bytes) {
-            return Err(ReplayError::Corrupt { offset: FIXED_LEN + at, detail: format!("header: {detail}") });
+            let detail = format!("header: {detail} (and the header's checksum does not match)");
+            return Err(ReplayError::Corrupt { offset: FIXED_LEN + at, detail });
         }
         return Err(ReplayError::ChecksumMismatch { what: "the header".into(), start: 0, end: header_end + 8 });
     }
