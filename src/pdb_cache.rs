@@ -15,6 +15,8 @@ use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
 use crate::game::slide::pdb::{Partition, PatternDb, PdbSet};
+use crate::plan::{Budget, PlanError};
+use crate::progress::Progress;
 
 const MAGIC: &[u8] = b"TBPDB1\n";
 
@@ -39,15 +41,21 @@ pub struct CacheReport {
     pub built: usize,
     /// Files found corrupt and rebuilt.
     pub corrupt: Vec<PathBuf>,
+    /// Why the cache could not be used or written, if it could not (the
+    /// tables are then built, or kept, in memory only).
+    pub unusable: Option<String>,
     /// Wall time spent building, and spent loading.
     pub build_seconds: f64,
     pub load_seconds: f64,
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why no tables came out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CacheError {
-    #[error("cannot write the pattern database {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    /// The budget ran out (Ctrl-C) during a build. The tables finished
+    /// before it are saved; nothing of the unfinished ones is.
+    #[error("building the pattern databases stopped: {0}")]
+    Stopped(#[from] PlanError),
 }
 
 /// The cache file name of one group's table.
@@ -91,17 +99,34 @@ pub fn decode(bytes: &[u8], side: u8, tiles: &[u8], blank_aware: bool) -> Option
     PatternDb::from_entries(side, tiles, entries.to_vec()).ok()
 }
 
-/// Loads `partition`'s tables from `dir`, building (on all cores) and saving
-/// any that are missing or corrupt. Without a directory, builds every table.
-pub fn load_or_build(partition: Partition, dir: Option<&Path>) -> Result<(PdbSet, CacheReport), CacheError> {
+/// A partition's tables as far as the cache holds them: [`load`] reads
+/// what it can, [`Loaded::build`] builds the rest.
+#[derive(Debug)]
+pub struct Loaded {
+    partition: Partition,
+    dir: Option<PathBuf>,
+    tables: Vec<Option<PatternDb>>,
+    report: CacheReport,
+}
+
+/// Reads `partition`'s tables from `dir`. A `dir` that exists but is not a
+/// usable directory is not used (the report says why).
+pub fn load(partition: Partition, dir: Option<&Path>) -> Loaded {
     let mut report = CacheReport::default();
+    let dir = dir.and_then(|dir| match std::fs::metadata(dir) {
+        Ok(metadata) if !metadata.is_dir() => {
+            report.unusable = Some(format!("{} is not a directory", dir.display()));
+            None
+        }
+        _ => Some(dir.to_path_buf()),
+    });
     let groups = partition.groups();
     let side = partition.side();
     let started = Instant::now();
-    let mut tables: Vec<Option<PatternDb>> = groups
+    let tables: Vec<Option<PatternDb>> = groups
         .iter()
         .map(|tiles| {
-            let path = dir?.join(file_name(partition, tiles));
+            let path = dir.as_ref()?.join(file_name(partition, tiles));
             let bytes = std::fs::read(&path).ok()?;
             let table = decode(&bytes, side, tiles, partition.blank_aware(tiles.len()));
             if table.is_none() {
@@ -112,36 +137,107 @@ pub fn load_or_build(partition: Partition, dir: Option<&Path>) -> Result<(PdbSet
         .collect();
     report.load_seconds = started.elapsed().as_secs_f64();
     report.loaded = tables.iter().filter(|table| table.is_some()).count();
-    let missing: Vec<usize> = (0..groups.len()).filter(|&g| tables[g].is_none()).collect();
-    if !missing.is_empty() {
-        let started = Instant::now();
-        let built: Vec<(usize, PatternDb)> = missing
-            .par_iter()
-            .map(|&g| (g, PatternDb::build(side, &groups[g], partition.blank_aware(groups[g].len()))))
-            .collect();
-        report.build_seconds = started.elapsed().as_secs_f64();
-        report.built = built.len();
-        for (g, table) in built {
-            if let Some(dir) = dir {
-                save(&dir.join(file_name(partition, &groups[g])), &table, partition.blank_aware(groups[g].len()))?;
-            }
-            tables[g] = Some(table);
-        }
+    Loaded { partition, dir, tables, report }
+}
+
+impl Loaded {
+    /// How many tables are still to be built.
+    pub fn missing(&self) -> usize {
+        self.tables.iter().filter(|table| table.is_none()).count()
     }
-    let tables = tables.into_iter().map(|table| table.expect("loaded or built")).collect();
-    Ok((PdbSet::from_tables(partition, tables), report))
+
+    /// The states the missing tables' builds settle: the total that
+    /// [`Loaded::build`] counts its progress towards.
+    pub fn missing_states(&self) -> u64 {
+        let side = self.partition.side();
+        (self.partition.groups().iter().zip(&self.tables))
+            .filter(|(_, table)| table.is_none())
+            .map(|(tiles, _)| PatternDb::build_states(side, tiles.len(), self.partition.blank_aware(tiles.len())))
+            .sum()
+    }
+
+    /// The directory tables are saved to, if any.
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// What loading found so far (corrupt files, an unusable directory).
+    pub fn report(&self) -> &CacheReport {
+        &self.report
+    }
+
+    /// Builds the missing tables (on all cores), saves each finished one,
+    /// and assembles the set. Stops when `budget` runs out; counts settled
+    /// states in `progress` (its total is set to [`Loaded::missing_states`]).
+    /// A table that cannot be saved is kept in memory and the report says
+    /// why.
+    pub fn build(self, budget: &Budget, progress: &Progress) -> Result<(PdbSet, CacheReport), CacheError> {
+        let total = self.missing_states();
+        let Loaded { partition, dir, mut tables, mut report } = self;
+        let groups = partition.groups();
+        let side = partition.side();
+        let missing: Vec<usize> = (0..groups.len()).filter(|&g| tables[g].is_none()).collect();
+        if !missing.is_empty() {
+            progress.set_total(total);
+            let started = Instant::now();
+            let built: Vec<(usize, Result<PatternDb, PlanError>)> = missing
+                .par_iter()
+                .map(|&g| {
+                    let blank_aware = partition.blank_aware(groups[g].len());
+                    (g, PatternDb::build_within(side, &groups[g], blank_aware, budget, progress))
+                })
+                .collect();
+            report.build_seconds = started.elapsed().as_secs_f64();
+            let mut stopped = None;
+            for (g, table) in built {
+                let table = match table {
+                    Ok(table) => table,
+                    Err(error) => {
+                        stopped = Some(error);
+                        continue;
+                    }
+                };
+                report.built += 1;
+                if let (Some(dir), None) = (&dir, &report.unusable) {
+                    let path = dir.join(file_name(partition, &groups[g]));
+                    if let Err(error) = save(&path, &table, partition.blank_aware(groups[g].len())) {
+                        report.unusable = Some(format!("cannot write {}: {error}", path.display()));
+                    }
+                }
+                tables[g] = Some(table);
+            }
+            if let Some(error) = stopped {
+                return Err(CacheError::Stopped(error));
+            }
+        }
+        let tables = tables.into_iter().map(|table| table.expect("loaded or built")).collect();
+        Ok((PdbSet::from_tables(partition, tables), report))
+    }
+}
+
+/// Loads `partition`'s tables from `dir`, building (on all cores) and saving
+/// any that are missing or corrupt. Without a directory, builds every table.
+pub fn load_or_build(
+    partition: Partition,
+    dir: Option<&Path>,
+    budget: &Budget,
+    progress: &Progress,
+) -> Result<(PdbSet, CacheReport), CacheError> {
+    load(partition, dir).build(budget, progress)
 }
 
 /// Writes `table` to `path` through a `.part` file and a rename, so a file
-/// under the final name is always whole.
-fn save(path: &Path, table: &PatternDb, blank_aware: bool) -> Result<(), CacheError> {
-    let error = |source| CacheError::Write { path: path.to_path_buf(), source };
+/// under the final name is always whole; a failed write leaves no `.part`.
+fn save(path: &Path, table: &PatternDb, blank_aware: bool) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(error)?;
+        std::fs::create_dir_all(parent)?;
     }
     let part = path.with_extension("pdb.part");
-    std::fs::write(&part, encode(table, blank_aware)).map_err(error)?;
-    std::fs::rename(&part, path).map_err(error)
+    let written = std::fs::write(&part, encode(table, blank_aware)).and_then(|()| std::fs::rename(&part, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&part);
+    }
+    written
 }
 
 #[cfg(test)]
@@ -167,18 +263,49 @@ mod tests {
     #[test]
     fn the_cache_is_built_once_then_loaded_and_a_corrupt_file_is_rebuilt() {
         let dir = tempfile::TempDir::new().unwrap();
-        let (first, report) = load_or_build(Partition::P44, Some(dir.path())).unwrap();
+        let (first, report) =
+            load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built), (0, 2));
-        let (second, report) = load_or_build(Partition::P44, Some(dir.path())).unwrap();
+        let (second, report) =
+            load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built), (2, 0));
         assert_eq!(first.groups(), second.groups());
         let path = dir.path().join(file_name(Partition::P44, &[1, 2, 3, 4]));
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[100] ^= 0xFF;
         std::fs::write(&path, bytes).unwrap();
-        let (third, report) = load_or_build(Partition::P44, Some(dir.path())).unwrap();
+        let (third, report) =
+            load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built, report.corrupt), (1, 1, vec![path.clone()]));
         assert_eq!(first.groups(), third.groups());
         assert_eq!(std::fs::read(&path).unwrap(), encode(&first.groups()[0], true), "rewritten whole");
+    }
+
+    #[test]
+    fn a_cache_path_that_is_a_file_is_not_used_and_the_tables_are_built_in_memory() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let file = dir.path().join("not-a-dir");
+        std::fs::write(&file, b"x").unwrap();
+        let (tables, report) = load_or_build(Partition::P44, Some(&file), &Budget::unlimited(), &Progress::default())
+            .expect("built in memory");
+        assert_eq!(tables.groups().len(), 2);
+        assert_eq!((report.loaded, report.built), (0, 2));
+        assert_eq!(report.unusable, Some(format!("{} is not a directory", file.display())));
+        assert_eq!(std::fs::read(&file).unwrap(), b"x", "the file is left alone");
+    }
+
+    #[test]
+    fn a_cancelled_build_stops_and_leaves_no_file() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let progress = Progress::default();
+        let loaded = load(Partition::P555, Some(dir.path()));
+        assert_eq!(loaded.missing(), 3);
+        let result = loaded.build(&Budget::new(None, Some(cancel)), &progress);
+        assert_eq!(result.err(), Some(CacheError::Stopped(PlanError::Cancelled)));
+        assert_eq!(progress.total(), 3 * PatternDb::build_states(4, 5, true));
+        assert!(progress.done() < progress.total() / 10, "stopped early: {}", progress.done());
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert!(left.is_empty(), "files left behind: {left:?}");
     }
 }

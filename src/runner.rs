@@ -100,7 +100,7 @@ pub fn finished() -> Exit {
 pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
     let span = tracing::trace_span!("progress", indicatif.pb_show = tracing::field::Empty);
     let template = if progress.total() > 0 {
-        "{msg} [{bar:30}] {pos}/{len} ({per_sec}, {eta} left)"
+        "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {eta} left)"
     } else {
         "{spinner} {msg} {pos} ({per_sec}, {elapsed})"
     };
@@ -233,6 +233,19 @@ pub fn run_many<G: Game, P: Planner<G>>(
 fn prepare_output_dir(out: &Path, overwrite: bool) -> Result<(), Failure> {
     let results = out.join("results.jsonl");
     let replays = out.join("replays");
+    // Checked once here, so a file in the way is one clear error, not one
+    // "File exists" per game.
+    for (path, what) in [(out, "output directory"), (&replays, "replay directory")] {
+        if path.exists() && !path.is_dir() {
+            return Err(Failure {
+                code: Exit::Runtime,
+                error: anyhow!(
+                    "cannot write replays: the {what} {} is a file; move it away or choose another --out",
+                    path.display()
+                ),
+            });
+        }
+    }
     let used = results.exists() || replays.read_dir().is_ok_and(|mut entries| entries.next().is_some());
     if used && !overwrite {
         return Err(Failure::bad_input(anyhow!(

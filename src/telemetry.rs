@@ -6,7 +6,8 @@
 //! Events worth knowing by name: `game_start` and `game_end` (info; one per
 //! game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
 //! `ticks`, `score`, `elapsed_us`), and `plan` (debug; one per plan, with the
-//! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`). The message is the
+//! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`, and `distinct` from
+//! planners that count distinct states apart). The message is the
 //! event name.
 
 use std::fs::{self, File, OpenOptions};
@@ -36,18 +37,44 @@ pub struct LogConfig {
 /// Why logging could not be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum TelemetryError {
-    #[error("log filter {directive:?}: {message}")]
-    Filter { directive: String, message: String },
+    #[error("{origin} {directive:?}: {message}")]
+    Filter { origin: &'static str, directive: String, message: String },
     #[error("log file {path}: {cause}")]
     File { path: PathBuf, cause: io::Error },
 }
 
+/// The levels a filter may name.
+const LEVELS: [&str; 6] = ["off", "error", "warn", "info", "debug", "trace"];
+
+/// Checks a filter the way a user means it: comma-separated directives,
+/// each a level or `TARGET=LEVEL`. `EnvFilter` alone would take an unknown
+/// word such as `nonsense` for a target name and silently log nothing.
+fn check_directives(directive: &str) -> Result<(), String> {
+    let is_level = |word: &str| LEVELS.iter().any(|level| level.eq_ignore_ascii_case(word.trim()));
+    for part in directive.split(',').map(str::trim).filter(|part| !part.is_empty()) {
+        let level = part.rsplit_once('=').map_or(part, |(_, level)| level);
+        if !is_level(level) {
+            return Err(format!(
+                "{level:?} is not a log level: use {} (or TARGET=LEVEL directives separated by commas, e.g. \
+                 tickbot=debug,warn)",
+                LEVELS.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn filter(config: &LogConfig) -> Result<EnvFilter, TelemetryError> {
-    let directive = match &config.level {
-        Some(level) => level.clone(),
-        None => std::env::var(EnvFilter::DEFAULT_ENV).unwrap_or_else(|_| "info".to_string()),
+    let (origin, directive) = match &config.level {
+        Some(level) => ("--log-level", level.clone()),
+        None => match std::env::var(EnvFilter::DEFAULT_ENV) {
+            Ok(directive) => ("$RUST_LOG", directive),
+            Err(_) => ("the default log level", "info".to_string()),
+        },
     };
-    EnvFilter::try_new(&directive).map_err(|error| TelemetryError::Filter { directive, message: error.to_string() })
+    let error = |message: String| TelemetryError::Filter { origin, directive: directive.clone(), message };
+    check_directives(&directive).map_err(error)?;
+    EnvFilter::try_new(&directive).map_err(|cause| error(cause.to_string()))
 }
 
 /// Installs the global subscriber. Call once, from `main`.
@@ -89,4 +116,20 @@ fn open_log_file(dir: &Path) -> Result<File, TelemetryError> {
     let error = |cause| TelemetryError::File { path: path.clone(), cause };
     fs::create_dir_all(dir).map_err(error)?;
     OpenOptions::new().create(true).append(true).open(&path).map_err(error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn filters_name_levels_and_unknown_words_are_refused() {
+        for good in ["info", "DEBUG", "off", "tickbot=debug", "tickbot=debug,warn", " warn , tickbot::session=trace "] {
+            assert_eq!(check_directives(good), Ok(()), "{good}");
+        }
+        for (bad, word) in [("nonsense", "nonsense"), ("tickbot=loud", "loud"), ("info,verbose", "verbose")] {
+            let message = check_directives(bad).unwrap_err();
+            assert!(message.starts_with(&format!("{word:?} is not a log level: use off, error, warn")), "{message}");
+        }
+    }
 }

@@ -258,3 +258,171 @@ fn ctrl_c_leaves_only_complete_replays_and_parseable_results() {
     assert!(lines.iter().any(|line| line["outcome"] == "aborted"), "the running games are aborted, not lost");
     tickbot(dir.path()).args(["replay", "verify", "out/replays"]).assert().code(0);
 }
+
+/// Runs the binary with `args` in `dir` and checks its exit code and that
+/// stderr (or stdout, for a success) says what the user must read.
+#[track_caller]
+fn check(dir: &Path, args: &[&str], code: i32, fragment: &str) {
+    let output = tickbot(dir).env("TICKBOT_PDB_DIR", dir.join("pdb")).args(args).output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(code), "{args:?}\nstdout: {stdout}\nstderr: {stderr}");
+    let text = if code == 0 { &stdout } else { &stderr };
+    assert!(text.contains(fragment), "{args:?} should say {fragment:?}\nstdout: {stdout}\nstderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+}
+
+#[test]
+fn bad_options_and_inputs_are_refused_with_what_is_wrong() {
+    let dir = TempDir::new().unwrap();
+    let korf = crate::support::repo_path("maps/slide/korf100.txt");
+    let korf = korf.to_str().unwrap();
+    std::fs::write(dir.path().join("wide.txt"), "100000 2 nowrap 0 0\n").unwrap();
+    // The first board is one move from the goal, the second already solved.
+    std::fs::write(dir.path().join("too-high.txt"), "1 2 3 4 5 6 7 0 8  # optimal 5\n1 2 3 4 5 6 7 8 0  # optimal 0\n")
+        .unwrap();
+    std::fs::write(dir.path().join("too-low.txt"), "1 2 3 4 5 6 7 0 8  # optimal 0\n").unwrap();
+    std::fs::write(dir.path().join("empty.txt"), "# no instances\n").unwrap();
+    let cases: &[(&[&str], i32, &str)] = &[
+        (&["bench", "slide", "--limit", "0"], 2, "invalid value '0' for '--limit <N>'"),
+        (&["bench", "slide", "--random", "0"], 2, "invalid value '0' for '--random <N>'"),
+        (&["bench", "slide", "--instances", "empty.txt"], 2, "empty.txt: no instance: expected lines"),
+        (&["--log-level", "nonsense", "play", "snake"], 2, "\"nonsense\" is not a log level: use off, error, warn"),
+        (&["play", "slide", "--size", "4", "--tiles", "1 2 3 4 5 6 7 0 8"], 2, "--tiles has 9 numbers"),
+        (&["play", "slide", "--tiles", "1,2,3,4,5,6,7,0,8", "--planner", "astar"], 0, "won (solved in 1 moves)"),
+        (&["play", "slide", "--help"], 0, "separated by spaces or commas"),
+        (&["play", "snake", "--size", "1x1"], 2, "--size 1x1: too small for the default start"),
+        (&["play", "snake", "--size", "2x4"], 2, "or give --start COL,ROW,DIR,LEN, e.g. --start 0,2,down,3"),
+        (&["play", "slide", "--instances", korf, "--index", "0"], 2, "--index 0: instances are numbered from 1"),
+        (&["play", "slide", "--instances", korf, "--index", "101"], 2, "holds 100 instances, numbered from 1"),
+        (&["play", "pipes", "--map", "wide.txt"], 2, "wide.txt:1: width 100000 is too large"),
+        (&["play", "slide", "--size", "4", "--pdb", "4-4"], 2, "--pdb 4-4 is for 3×3 boards, the instances are 4×4"),
+        (
+            &["bench", "slide", "--instances", "too-high.txt", "--planner", "astar"],
+            2,
+            "instance 1: solved in 1 moves, the file says `# optimal 5`",
+        ),
+        (
+            &["bench", "slide", "--instances", "too-low.txt", "--planner", "astar"],
+            4,
+            "solutions longer than the published optimum: instances [1]",
+        ),
+        (&["run", "--jobs", "0"], 2, "invalid value '0' for '--jobs <JOBS>'"),
+        (&["match", "locm", "--draft", "random,random", "--games", "0"], 2, "invalid value '0' for '--games <GAMES>'"),
+        (&["bench", "locm", "--games", "0"], 2, "invalid value '0' for '--games <GAMES>'"),
+        (&["play", "snake", "--size", "100000x1"], 2, "the width 100000 is too large: at most 4096"),
+        (&["bench", "locm", "--games", "100"], 0, "too short to time"),
+    ];
+    for &(args, code, fragment) in cases {
+        check(dir.path(), args, code, fragment);
+    }
+}
+
+#[test]
+fn a_file_in_place_of_the_replay_directory_is_one_error() {
+    let dir = TempDir::new().unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    std::fs::write(dir.path().join("out/replays"), b"").unwrap();
+    let output = tickbot(dir.path()).args(["run", "--games", "5", "snake", "--size", "6x6"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    assert_eq!(stderr.matches("error").count(), 1, "{stderr}");
+    assert!(stderr.contains("the replay directory out/replays is a file"), "{stderr}");
+}
+
+#[test]
+fn a_pattern_database_directory_that_is_a_file_falls_back_to_memory() {
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("cache"), b"").unwrap();
+    let output = tickbot(dir.path())
+        .args(["play", "slide", "--tiles", "7 3 0 8 1 4 6 2 5", "--pdb-dir", "cache"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&output.stdout).contains("won (solved in 16 moves)"));
+    assert_eq!(stderr.matches("cache is not a directory").count(), 1, "said once: {stderr}");
+    assert!(!stderr.contains("os error"), "{stderr}");
+    assert_eq!(std::fs::read(dir.path().join("cache")).unwrap(), b"", "the file is left alone");
+}
+
+/// Starts the binary in `dir`, waits until a line of its stderr contains
+/// `ready`, sends `signal` (`INT` or `TERM`), and returns its exit code and
+/// all it wrote to stderr.
+#[cfg(unix)]
+fn signal_when_ready(dir: &Path, args: &[&str], ready: &str, signal: &str) -> (Option<i32>, String) {
+    use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
+
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("tickbot"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (ready_sender, ready_receiver) = std::sync::mpsc::channel();
+    let wanted = ready.to_string();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if line.contains(&wanted) {
+                let _ = ready_sender.send(());
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
+        text
+    });
+    if ready_receiver.recv_timeout(Duration::from_secs(120)).is_err() {
+        let _ = child.kill();
+        panic!("{args:?} never printed {ready:?}: {}", reader.join().unwrap());
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    let sent = StdCommand::new("kill").args([&format!("-{signal}"), &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("{args:?} still ran a minute after SIG{signal}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    (status.code(), reader.join().unwrap())
+}
+
+/// Ctrl-C during a first pattern-database build: exit 130 and no table
+/// left half-written (the small 3-tile table may have finished and been
+/// saved whole; the 6-tile ones take minutes unoptimised).
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_pattern_database_build_and_leaves_no_partial_table() {
+    let dir = TempDir::new().unwrap();
+    let args = ["play", "slide", "--size", "4", "--pdb", "6-6-3", "--pdb-dir", "pdb"];
+    let (code, stderr) = signal_when_ready(dir.path(), &args, "building pattern databases 6-6-3", "INT");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted while building the pattern databases"), "{stderr}");
+    let mut left: Vec<String> = std::fs::read_dir(dir.path().join("pdb"))
+        .map(|entries| entries.map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned()).collect())
+        .unwrap_or_default();
+    left.retain(|name| name != "slide4-blank-13_14_15.pdb");
+    assert!(left.is_empty(), "unfinished tables left behind: {left:?}");
+}
+
+/// SIGTERM while `gen pipes --unique` checks a large board: exit 130, no
+/// puzzle printed.
+#[cfg(unix)]
+#[test]
+fn sigterm_stops_a_unique_puzzle_generation() {
+    let dir = TempDir::new().unwrap();
+    let args = ["gen", "pipes", "--size", "300x300", "--unique", "--out", "puzzle.txt"];
+    let (code, stderr) = signal_when_ready(dir.path(), &args, "generating a 300×300 puzzle", "TERM");
+    assert_eq!(code, Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted while generating the puzzle"), "{stderr}");
+    assert!(!dir.path().join("puzzle.txt").exists());
+}

@@ -163,19 +163,26 @@ pub struct FlagExactBenchReport {
     pub median_ms: f64,
     pub max_ms: f64,
     pub per_map: Vec<FlagExactMapReport>,
+    /// The budget was cancelled (Ctrl-C): `per_map` holds the maps finished
+    /// before; the one cut short is left out.
+    pub interrupted: bool,
 }
 
 /// Solves each map once from its start, in order, on this thread, giving up
 /// on a map after `limit` (verdict `"timeout"`). The time of a map includes
-/// building the solver's tables.
-pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> Result<FlagExactBenchReport, PlanError> {
+/// building the solver's tables. Stops when `budget` is cancelled.
+pub fn bench_flag_exact(
+    levels: &[(String, flag::Config)],
+    limit: Duration,
+    budget: &Budget,
+) -> Result<FlagExactBenchReport, PlanError> {
     let mut per_map = Vec::with_capacity(levels.len());
+    let mut interrupted = false;
     for (name, level) in levels {
         let game = FlagGame::new(level, 0);
         let started = Instant::now();
         let solver = ExactSolver::new(level);
-        let budget = Budget::new(Some(started + limit), None);
-        let result = solver.solve(game.visits(), game.position(), &budget);
+        let result = solver.solve(game.visits(), game.position(), &budget.with_deadline(started + limit));
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let (verdict, moves, nodes, iterations) = match &result {
             Ok(Solution { verdict: Verdict::Solved(moves), nodes, iterations }) => {
@@ -185,6 +192,10 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> R
                 ("no solution", None, *nodes, *iterations)
             }
             Err(PlanError::OutOfTime) => ("timeout", None, 0, 0),
+            Err(PlanError::Cancelled) => {
+                interrupted = true;
+                break;
+            }
             Err(error) => return Err(error.clone()),
         };
         per_map.push(FlagExactMapReport {
@@ -208,10 +219,11 @@ pub fn bench_flag_exact(levels: &[(String, flag::Config)], limit: Duration) -> R
         no_solution: per_map.iter().filter(|map| map.verdict == "no solution").count(),
         timeout: per_map.iter().filter(|map| map.verdict == "timeout").count(),
         limit_ms: limit.as_secs_f64() * 1000.0,
-        total_ms: times.iter().sum(),
+        total_ms: times.iter().fold(0.0, |total, ms| total + ms),
         median_ms: stats::median(&times).unwrap_or(0.0),
         max_ms: times.iter().copied().fold(0.0, f64::max),
         per_map,
+        interrupted,
     })
 }
 
@@ -236,7 +248,7 @@ mod tests {
         assert_eq!(generations(&report), generations(&again), "threads must not change the runs");
         let unsolvable = flag::Config::parse("start 0 0\n11.F").unwrap();
         let maps = [("a".into(), level), ("b".into(), unsolvable)];
-        let report = bench_flag_exact(&maps, Duration::from_secs(60)).unwrap();
+        let report = bench_flag_exact(&maps, Duration::from_secs(60), &Budget::unlimited()).unwrap();
         assert_eq!((report.maps, report.solved, report.no_solution), (2, 1, 1));
         assert_eq!(report.per_map[0].moves, Some(8), "8 cells, start and flag on one colour: an even walk");
     }

@@ -7,7 +7,8 @@ use serde::Serialize;
 
 use crate::game::pipes::{Config, PipesGame};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, Planner};
+use crate::plan::{Budget, PlanError, Planner};
+use crate::progress::Progress;
 use crate::stats;
 
 /// One puzzle to time: a name for the report and its validated config.
@@ -58,21 +59,29 @@ pub struct PipesBenchReport {
     pub repeat: u32,
     pub sizes: Vec<SizeTiming>,
     pub puzzles: Vec<PuzzleTiming>,
+    /// The budget was cancelled (Ctrl-C): the report covers the puzzles
+    /// finished before; the one cut short is left out.
+    pub interrupted: bool,
 }
 
 /// Times the first planning call of a fresh planner on each puzzle `repeat`
 /// times (the plan is made there; later calls only hand out its moves), then
-/// plays the last plan out to check that it solves the puzzle.
+/// plays the last plan out to check that it solves the puzzle. Stops when
+/// `budget` is cancelled; counts finished puzzles in `progress`.
 pub fn bench_pipes<P: Planner<PipesGame>>(
     puzzles: &[BenchPuzzle],
     make_planner: impl Fn() -> P,
     repeat: u32,
+    budget: &Budget,
+    progress: &Progress,
 ) -> PipesBenchReport {
     let repeat = repeat.max(1);
     let sample = make_planner();
     let planner = sample.name().to_string();
     let planner_params = crate::plan::format_params(&sample.params());
     let mut timings = Vec::with_capacity(puzzles.len());
+    let cancelled = || budget.exhausted() == Some(PlanError::Cancelled);
+    let mut interrupted = false;
     for puzzle in puzzles {
         let grid = puzzle.config.grid();
         let mut times = Vec::with_capacity(repeat as usize);
@@ -81,13 +90,17 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
             let game = PipesGame::new(&puzzle.config, 0);
             let mut planner = make_planner();
             let started = Instant::now();
-            let decision = if game.status() == Status::Running {
-                Some(planner.next_action(&game, &Budget::unlimited()))
-            } else {
-                None
-            };
+            let decision =
+                if game.status() == Status::Running { Some(planner.next_action(&game, budget)) } else { None };
             times.push(started.elapsed().as_secs_f64() * 1000.0);
             last = Some((game, planner, decision));
+            if cancelled() {
+                break;
+            }
+        }
+        if cancelled() {
+            interrupted = true;
+            break;
         }
         let (mut game, mut planner, decision) = last.expect("at least one repeat");
         let (mut nodes, mut failure) = (0, None);
@@ -101,7 +114,7 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
                     if game.step(action).is_err() || game.status() != Status::Running {
                         break;
                     }
-                    match planner.next_action(&game, &Budget::unlimited()) {
+                    match planner.next_action(&game, budget) {
                         Ok(decision) => action = decision.action,
                         Err(error) => {
                             failure = Some(error.to_string());
@@ -124,6 +137,13 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
             solved,
             failure: if solved { None } else { failure.or_else(|| Some(format!("{:?}", game.status()))) },
         });
+        if cancelled() {
+            // Cut short while the plan was played out: not a finished timing.
+            timings.pop();
+            interrupted = true;
+            break;
+        }
+        progress.advance(1);
     }
     let mut groups: Vec<(u32, String, bool)> = timings
         .iter()
@@ -149,5 +169,5 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
             }
         })
         .collect();
-    PipesBenchReport { planner, planner_params, repeat, sizes, puzzles: timings }
+    PipesBenchReport { planner, planner_params, repeat, sizes, puzzles: timings, interrupted }
 }

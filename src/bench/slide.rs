@@ -13,7 +13,7 @@ use crate::game::slide::idastar::IdaStar;
 use crate::game::slide::pdb::PdbSet;
 use crate::game::slide::{Config, Dir, SlideGame};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, Planner, Stopped, format_params};
+use crate::plan::{Budget, PlanError, Planner, Stopped, format_params};
 use crate::stats;
 
 /// One benchmark instance.
@@ -80,6 +80,9 @@ pub struct SlideBenchReport {
     /// mean of the two middle values for an even count).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub median_generations: Option<f64>,
+    /// The budget was cancelled (Ctrl-C): `instances` holds those finished
+    /// before, the one cut short is left out.
+    pub interrupted: bool,
 }
 
 /// Why a benchmark could not run to its end.
@@ -91,11 +94,12 @@ pub enum SlideBenchError {
 
 /// Runs `planner` on every case in order, each with at most `per_instance`
 /// of wall time (unlimited if `None`), calling `on_instance` as each ends
-/// (long runs show progress).
+/// (long runs show progress). Stops when `budget` is cancelled.
 pub fn bench_slide(
     cases: &[SlideCase],
     planner: &SlidePlannerChoice,
     per_instance: Option<Duration>,
+    budget: &Budget,
     mut on_instance: impl FnMut(&SlideInstanceReport),
 ) -> Result<SlideBenchReport, SlideBenchError> {
     let (name, params) = {
@@ -104,12 +108,20 @@ pub fn bench_slide(
     };
     let mut instances = Vec::with_capacity(cases.len());
     let started = Instant::now();
+    let mut interrupted = false;
     for case in cases {
         let game = SlideGame::new(&case.config, 0);
-        let budget = Budget::new(per_instance.map(|limit| Instant::now() + limit), None);
+        let case_budget = match per_instance {
+            Some(limit) => budget.with_deadline(Instant::now() + limit),
+            None => budget.clone(),
+        };
         let case_started = Instant::now();
-        let (moves, nodes, generations) = solve_one(planner, &game, &budget);
+        let (moves, nodes, generations) = solve_one(planner, &game, &case_budget);
         let seconds = case_started.elapsed().as_secs_f64();
+        if moves.is_none() && budget.exhausted() == Some(PlanError::Cancelled) {
+            interrupted = true;
+            break;
+        }
         if let Some(moves) = &moves {
             check_solution(case.id, &game, moves)?;
         }
@@ -146,6 +158,7 @@ pub fn bench_slide(
         planner_params: format_params(&params),
         median_generations: stats::median(&generations),
         instances,
+        interrupted,
     })
 }
 

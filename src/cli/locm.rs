@@ -92,7 +92,7 @@ pub struct MatchLocm {
     pub battle: String,
     /// Games in all (rounded up to an even number: each draft is played twice,
     /// seats swapped).
-    #[arg(long, default_value_t = 10_000)]
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Master seed; draft k plays with a seed derived from (seed, k).
     #[arg(long, default_value_t = 1)]
@@ -110,7 +110,7 @@ pub struct MatchLocm {
 #[derive(Debug, Args)]
 pub struct BenchLocm {
     /// Games per battle bot (random, then greedy).
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// Master seed.
     #[arg(long, default_value_t = 0)]

@@ -4,19 +4,24 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow};
 use clap::{Args, ValueEnum};
 
 use tickbot::bench::{self, BenchPuzzle};
 use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
-use tickbot::game::pipes::generate::GenSettings;
+use tickbot::game::pipes::generate::{GenSettings, GenerateError};
+use tickbot::game::pipes::small::Variant;
 use tickbot::game::pipes::solve::{Solve, Solver};
 use tickbot::game::pipes::{self, PipesGame, Puzzle};
-use tickbot::plan::{Budget, Planner};
+use tickbot::plan::{PlanError, Planner};
+use tickbot::progress::Progress;
 
 use super::common::{PlayArgs, RunOptions, parse_size};
-use crate::runner::{Exit, ExitOnError, Failure, collect_files, play_one, print_json, run_many};
+use crate::runner::{
+    Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
+    progress_bar, run_many,
+};
 
 /// The bundled default puzzle, so `tickbot run pipes` works from any directory.
 const DEFAULT_PIPES_MAP: &str = include_str!("../../maps/pipes/10x10-flat.txt");
@@ -44,9 +49,32 @@ pub struct PipesArgs {
     /// The planner.
     #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
     pub planner: PipesPlanner,
-    /// dfs and astar give up after this many states.
+    /// dfs and astar give up after this many states (our budget; the write-up has none).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
     pub max_states: u64,
+    #[command(flatten)]
+    pub write_up: WriteUpArg,
+}
+
+/// The write-up's version of dfs and astar.
+#[derive(Clone, Copy, Debug, Args, Default)]
+pub struct WriteUpArg {
+    /// dfs and astar exactly as the write-up prints them: successors all
+    /// clockwise, then all anticlockwise, then all half turns; visited and goal
+    /// tested when a state is taken, not when made; astar's open list keeps
+    /// copies and takes the latest of equal f; h with a plain division; the
+    /// whole search path is played (20,108 moves for dfs on 3x3-flat). Default
+    /// (ours): visited and goal tested when made, astar keeps the best g per
+    /// state and breaks ties by least h, h rounds up, and the goal is played
+    /// as at most one move per tile.
+    #[arg(long)]
+    pub write_up: bool,
+}
+
+impl WriteUpArg {
+    fn variant(self) -> Variant {
+        if self.write_up { Variant::WriteUp } else { Variant::Ours }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -54,19 +82,22 @@ pub enum PipesPlanner {
     /// Constraint propagation and backtracking: complete and fast on any size.
     #[default]
     Solve,
-    /// The write-up's blind depth-first search (boards up to 64 tiles; meant for 3x3).
+    /// Blind depth-first search from the write-up (ours by default, --write-up for
+    /// its own; boards up to 64 tiles; meant for 3x3).
     Dfs,
-    /// The write-up's A* with its heuristic (boards up to 64 tiles).
+    /// A* with the write-up's heuristic (ours by default, --write-up for its own;
+    /// boards up to 64 tiles).
     Astar,
 }
 
 impl PipesPlanner {
-    /// A fresh planner of this kind; `max_states` bounds dfs and astar.
-    pub fn planner(self, max_states: u64) -> Box<dyn Planner<PipesGame>> {
+    /// A fresh planner of this kind; `max_states` bounds dfs and astar,
+    /// `write_up` picks their version.
+    pub fn planner(self, max_states: u64, write_up: WriteUpArg) -> Box<dyn Planner<PipesGame>> {
         match self {
             PipesPlanner::Solve => Box::new(Solve::new()),
-            PipesPlanner::Dfs => Box::new(Dfs::new(max_states)),
-            PipesPlanner::Astar => Box::new(AStar::new(max_states)),
+            PipesPlanner::Dfs => Box::new(Dfs::with_variant(max_states, write_up.variant())),
+            PipesPlanner::Astar => Box::new(AStar::with_variant(max_states, write_up.variant())),
         }
     }
 }
@@ -89,9 +120,11 @@ pub struct BenchPipes {
     /// The planner.
     #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
     pub planner: PipesPlanner,
-    /// dfs and astar give up after this many states.
+    /// dfs and astar give up after this many states (our budget; the write-up has none).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
     pub max_states: u64,
+    #[command(flatten)]
+    pub write_up: WriteUpArg,
     /// Times each puzzle is solved; the report gives the median.
     #[arg(long, default_value_t = 11)]
     pub repeat: u32,
@@ -143,7 +176,10 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
     let config = args.pipes.config().exit_code(Exit::BadInput)?;
     if args.count {
         let mut solver = Solver::new(config.grid());
-        let report = solver.run(config.tiles(), config.source(), 2, &Budget::unlimited()).exit_code(Exit::Runtime)?;
+        let report = solver.run(config.tiles(), config.source(), 2, &interrupt_budget()).map_err(|error| Failure {
+            code: if error == PlanError::Cancelled { Exit::Interrupted } else { Exit::Runtime },
+            error: anyhow!("counting the solutions: {error}"),
+        })?;
         let verdict = match report.solutions {
             0 => "no solution",
             1 => "unique",
@@ -155,36 +191,43 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
         );
         return Ok(Exit::Success);
     }
-    let (kind, max_states) = (args.pipes.planner, args.pipes.max_states);
-    play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states), &args.options)
+    let (kind, max_states, write_up) = (args.pipes.planner, args.pipes.max_states, args.pipes.write_up);
+    play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states, write_up), &args.options)
 }
 
 pub fn run(options: &RunOptions, pipes_args: &PipesArgs) -> Result<Exit, Failure> {
     let config = Arc::new(pipes_args.config().exit_code(Exit::BadInput)?);
-    let (kind, max_states) = (pipes_args.planner, pipes_args.max_states);
-    run_many::<PipesGame, _>(options, config, move || kind.planner(max_states))
+    let (kind, max_states, write_up) = (pipes_args.planner, pipes_args.max_states, pipes_args.write_up);
+    run_many::<PipesGame, _>(options, config, move || kind.planner(max_states, write_up))
 }
 
-fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
+fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
     let default_dir = [PathBuf::from("maps/pipes")];
     let paths = if args.paths.is_empty() && args.generate.is_empty() { &default_dir[..] } else { &args.paths[..] };
     let mut files = Vec::new();
     for path in paths {
-        collect_files(path, "txt", &mut files)?;
+        collect_files(path, "txt", &mut files).exit_code(Exit::BadInput)?;
     }
     let mut puzzles = Vec::new();
     for file in files {
-        puzzles.push(BenchPuzzle { name: file.display().to_string(), config: read_puzzle(&file)? });
+        puzzles.push(BenchPuzzle {
+            name: file.display().to_string(),
+            config: read_puzzle(&file).exit_code(Exit::BadInput)?,
+        });
     }
+    let budget = interrupt_budget();
     for &(width, height) in &args.generate {
         for wrap in [false, true] {
             for seed in 1..=args.generated_per_size {
+                if interrupted() {
+                    return Err(generate_failure(GenerateError::Stopped(PlanError::Cancelled)));
+                }
                 let options = GenSettings { width, height, wrap, unique: false, seed };
-                let generated = pipes::generate::generate(&options)?;
+                let generated = pipes::generate::generate_within(&options, &budget).map_err(generate_failure)?;
                 let topology = if wrap { " --wrap" } else { "" };
                 puzzles.push(BenchPuzzle {
                     name: format!("gen pipes --size {width}x{height}{topology} --seed {seed}"),
-                    config: pipes::Config::try_from(generated.setup)?,
+                    config: pipes::Config::try_from(generated.setup).exit_code(Exit::BadInput)?,
                 });
             }
         }
@@ -193,15 +236,19 @@ fn bench_puzzles(args: &BenchPipes) -> anyhow::Result<Vec<BenchPuzzle>> {
         puzzles.retain(|puzzle| puzzle.config.n_tiles() <= max_tiles);
     }
     if puzzles.is_empty() {
-        bail!("no puzzles to time");
+        return Err(Failure::bad_input(anyhow!("no puzzles to time")));
     }
     Ok(puzzles)
 }
 
 pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
-    let puzzles = bench_puzzles(&args).exit_code(Exit::BadInput)?;
-    let (kind, max_states) = (args.planner, args.max_states);
-    let report = bench::bench_pipes(&puzzles, || kind.planner(max_states), args.repeat);
+    let puzzles = bench_puzzles(&args)?;
+    let (kind, max_states, write_up) = (args.planner, args.max_states, args.write_up);
+    let progress = Progress::with_total(puzzles.len() as u64);
+    let report = {
+        let _bar = progress_bar("pipes puzzles", &progress);
+        bench::bench_pipes(&puzzles, || kind.planner(max_states, write_up), args.repeat, &interrupt_budget(), &progress)
+    };
     if args.json {
         print_json(&report)?;
     } else {
@@ -217,13 +264,32 @@ pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
             println!("not solved: {}: {}", puzzle.name, puzzle.failure.as_deref().unwrap_or("?"));
         }
     }
-    Ok(Exit::Success)
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the {} puzzles finished before", report.puzzles.len());
+    }
+    Ok(finished())
+}
+
+/// The failure of a generation that Ctrl-C stopped, or of bad settings.
+fn generate_failure(error: GenerateError) -> Failure {
+    match error {
+        GenerateError::Stopped(_) => {
+            Failure { code: Exit::Interrupted, error: anyhow!("interrupted while generating the puzzle") }
+        }
+        error => Failure::bad_input(error),
+    }
 }
 
 pub fn generate(args: GenPipes) -> Result<Exit, Failure> {
     let (width, height) = args.size;
     let options = GenSettings { width, height, wrap: args.wrap, unique: args.unique, seed: args.seed };
-    let generated = pipes::generate::generate(&options).exit_code(Exit::BadInput)?;
+    if args.unique {
+        eprintln!(
+            "generating a {width}×{height} puzzle with a unique solution: the solver looks for a second solution after \
+             each adjustment, which can take minutes on large boards"
+        );
+    }
+    let generated = pipes::generate::generate_within(&options, &interrupt_budget()).map_err(generate_failure)?;
     let flags = format!("{}{}", if args.wrap { " --wrap" } else { "" }, if args.unique { " --unique" } else { "" });
     let mut comments =
         vec![format!("generated by `tickbot gen pipes --size {width}x{height}{flags} --seed {}`", args.seed)];

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 
 use tickbot::bench::{self, SlideCase, SlidePlannerChoice};
@@ -16,12 +16,15 @@ use tickbot::game::slide::ga::GaSettings;
 use tickbot::game::slide::idastar::IdaStar;
 use tickbot::game::slide::pdb::{Partition, PdbSet};
 use tickbot::game::slide::{self, Config, Goal, SlideGame, SlideSetup, Start};
-use tickbot::pdb_cache;
-use tickbot::plan::Budget;
+use tickbot::pdb_cache::{self, CacheError};
+use tickbot::plan::PlanError;
+use tickbot::progress::Progress;
 use tickbot::rng::derive_seed;
 
 use super::common::{PlayArgs, RunOptions};
-use crate::runner::{Exit, ExitOnError, Failure, play_one, print_json, run_many};
+use crate::runner::{
+    Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar, run_many,
+};
 
 const MOVES_HELP: &str = "\
 Actions name the direction the BLANK moves: `up` swaps the blank with the tile above it.";
@@ -45,14 +48,15 @@ pub struct BenchSlide {
     pub slide: SlideArgs,
     /// Instead of --instances: this many random solvable starts of --size
     /// (seeds derived from --seed); on 3×3 their optimum is computed too.
-    #[arg(long, value_name = "N", conflicts_with_all = ["instances", "tiles"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["instances", "tiles"],
+          value_parser = clap::value_parser!(u32).range(1..))]
     pub random: Option<u32>,
     /// Master seed of --random starts (and of the ga planner).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Only the first N instances of the file.
-    #[arg(long, value_name = "N")]
-    pub limit: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
     /// Give up on an instance after this long (its `moves` is then null).
     #[arg(long, value_name = "MS")]
     pub instance_budget_ms: Option<u64>,
@@ -67,7 +71,8 @@ pub struct BenchSlide {
 /// solvable start of --size (default 3) drawn from the game's seed.
 #[derive(Debug, Args, Default)]
 pub struct SlideArgs {
-    /// One start, row-major, 0 = blank, e.g. "7 3 0 8 1 4 6 2 5".
+    /// One start, row-major, 0 (or _) = blank, numbers separated by spaces or
+    /// commas, e.g. "7 3 0 8 1 4 6 2 5" or 7,3,0,8,1,4,6,2,5. Its count gives the size.
     #[arg(long, value_name = "TILES", group = "start")]
     pub tiles: Option<String>,
     /// An instance file: one board per line, optional `# optimal N` after it,
@@ -104,10 +109,21 @@ pub struct SlideArgs {
     pub ga: GaArgs,
 }
 
-/// The ga planner's parameters (the write-up's names).
+/// The ga planner's parameters. The first five are the write-up's names; the
+/// write-up gives no value for any of them, nor has generations per round or a
+/// number of rounds: every default here is ours.
 #[derive(Debug, Args)]
-#[command(next_help_heading = "ga planner")]
+#[command(next_help_heading = "ga planner (every default is ours: the write-up publishes no values)")]
 pub struct GaArgs {
+    /// The write-up's version exactly: one child per crossing, cut drawn from 1 to
+    /// move_count-2, the number crossed rounded half to even; cut to --policy-limit,
+    /// then mutate; the carried prefix kept inside the policy (a solution must fit in
+    /// --move-count); the winning policy played unshortened. Default (ours): two
+    /// children, cut from 1 to move_count-1, rounded up; mutate, then cut; the prefix
+    /// frozen on the board with --move-count fresh genes per round; the shortened
+    /// solution played. The printed code's three array-view bugs are not reproduced.
+    #[arg(long)]
+    pub write_up: bool,
     /// Moves per policy.
     #[arg(long, default_value_t = GaSettings::default().move_count)]
     pub move_count: usize,
@@ -123,10 +139,11 @@ pub struct GaArgs {
     /// Undo a mutation that makes the value worse.
     #[arg(long, default_value_t = GaSettings::default().better_mutate, action = clap::ArgAction::Set)]
     pub better_mutate: bool,
-    /// Generations per round, before the best policy becomes the next round's prefix.
+    /// Generations per round, before the best policy becomes the next round's prefix
+    /// (ours: the write-up gives no number).
     #[arg(long, default_value_t = GaSettings::default().generations_per_round)]
     pub generations_per_round: u64,
-    /// Rounds before giving up.
+    /// Rounds before giving up (ours: the write-up gives no number).
     #[arg(long, default_value_t = GaSettings::default().max_rounds)]
     pub max_rounds: u32,
 }
@@ -142,6 +159,7 @@ impl Default for GaArgs {
             better_mutate: p.better_mutate,
             generations_per_round: p.generations_per_round,
             max_rounds: p.max_rounds,
+            write_up: p.write_up,
         }
     }
 }
@@ -157,6 +175,7 @@ impl GaArgs {
             generations_per_round: self.generations_per_round,
             max_rounds: self.max_rounds,
             seed,
+            write_up: self.write_up,
         }
     }
 }
@@ -186,7 +205,7 @@ pub enum SlidePlanner {
     /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
     #[default]
     Idastar,
-    /// The 2020 write-up's genetic algorithm (not optimal).
+    /// A genetic algorithm from a 2020 write-up: ours, or its own with --write-up (not optimal).
     Ga,
 }
 
@@ -213,6 +232,12 @@ impl SlideArgs {
             let Some(side) = slide::side_for_cells(tiles.len()) else {
                 bail!("--tiles: expected 9, 16 or 25 numbers, got {}", tiles.len());
             };
+            if let Some(size) = self.size.filter(|&size| size != side) {
+                bail!(
+                    "--tiles has {} numbers, a {side}×{side} board, but --size is {size}: give one or the other",
+                    tiles.len()
+                );
+            }
             let config = Config::fixed(side, &tiles, goal).with_context(|| format!("--tiles {text:?}"))?;
             vec![SlideCase { id: 1, config, optimal: None }]
         } else {
@@ -227,23 +252,65 @@ impl SlideArgs {
         Ok(cases)
     }
 
-    /// The pattern databases for boards of `side`, from the cache or built
-    /// (and then cached). Says on stderr what it did.
-    fn tables(&self, side: u8) -> anyhow::Result<(Arc<PdbSet>, pdb_cache::CacheReport)> {
+    /// The partition `--pdb` names (or the default) for boards of `side`;
+    /// one for another board size is bad input.
+    fn partition(&self, side: u8) -> Result<Partition, Failure> {
         let partition = self.pdb.unwrap_or_else(|| Partition::default_for(side));
         if partition.side() != side {
-            bail!(
+            return Err(Failure::bad_input(anyhow!(
                 "--pdb {} is for {}×{} boards, the instances are {side}×{side}",
                 partition.name(),
                 partition.side(),
                 partition.side()
+            )));
+        }
+        Ok(partition)
+    }
+
+    /// The pattern databases for boards of `side`, from the cache or built
+    /// (and then cached), with a progress bar while building; Ctrl-C stops
+    /// a build. Says on stderr what it did.
+    fn tables(&self, side: u8) -> Result<(Arc<PdbSet>, pdb_cache::CacheReport), Failure> {
+        let partition = self.partition(side)?;
+        let dir = if self.no_pdb_cache { None } else { self.pdb_dir.clone().or_else(pdb_cache::default_dir) };
+        let loaded = pdb_cache::load(partition, dir.as_deref());
+        let unusable_at_load = loaded.report().unusable.clone();
+        if let Some(why) = &unusable_at_load {
+            eprintln!("warning: the pattern-database cache is not usable ({why}): the tables are built in memory");
+        }
+        for path in &loaded.report().corrupt {
+            eprintln!("pattern database {} is corrupt: it is rebuilt", path.display());
+        }
+        let place = loaded.dir().map_or_else(|| "not cached".to_string(), |dir| format!("cache {}", dir.display()));
+        if loaded.missing() > 0 {
+            let states = loaded.missing_states();
+            let reuse = match loaded.dir() {
+                Some(dir) => format!("done once: later runs load the tables from {}", dir.display()),
+                None => "built again on every run, as nothing is cached".to_string(),
+            };
+            let tables = if loaded.missing() == 1 { "1 table" } else { &format!("{} tables", loaded.missing()) };
+            let states =
+                if states >= 1_000_000 { format!("{:.1} million", states as f64 / 1e6) } else { states.to_string() };
+            eprintln!(
+                "building pattern databases {} for the {side}×{side} puzzle: {tables}, a breadth-first search over \
+                 {states} states ({reuse})",
+                partition.name(),
             );
         }
-        let dir = if self.no_pdb_cache { None } else { self.pdb_dir.clone().or_else(pdb_cache::default_dir) };
-        let (tables, report) = pdb_cache::load_or_build(partition, dir.as_deref())?;
-        let place = dir.map_or_else(|| "not cached".to_string(), |dir| format!("cache {}", dir.display()));
-        for path in &report.corrupt {
-            eprintln!("pattern database {} was corrupt: rebuilt", path.display());
+        let progress = Progress::with_total(loaded.missing_states());
+        let built = {
+            let _bar = progress_bar(&format!("pattern databases {} (states)", partition.name()), &progress);
+            loaded.build(&interrupt_budget(), &progress)
+        };
+        let (tables, report) = built.map_err(|error| match error {
+            CacheError::Stopped(PlanError::Cancelled) => Failure {
+                code: Exit::Interrupted,
+                error: anyhow!("interrupted while building the pattern databases (tables finished before are kept)"),
+            },
+            error => Failure { code: Exit::Runtime, error: error.into() },
+        })?;
+        if let (Some(why), None) = (&report.unusable, &unusable_at_load) {
+            eprintln!("warning: the pattern-database cache is not usable ({why}): the tables are kept in memory only");
         }
         eprintln!(
             "pattern databases {}: {} loaded in {:.3} s, {} built in {:.1} s ({place})",
@@ -256,7 +323,7 @@ impl SlideArgs {
         Ok((Arc::new(tables), report))
     }
 
-    fn planner(&self, side: u8, seed: u64) -> anyhow::Result<SlidePlannerChoice> {
+    fn planner(&self, side: u8, seed: u64) -> Result<SlidePlannerChoice, Failure> {
         Ok(match self.planner {
             SlidePlanner::Astar => SlidePlannerChoice::AStar { max_nodes: self.max_nodes },
             SlidePlanner::Idastar => SlidePlannerChoice::IdaStar { tables: self.tables(side)?.0 },
@@ -267,41 +334,47 @@ impl SlideArgs {
 
 pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
     let cases = args.slide.cases().exit_code(Exit::BadInput)?;
+    if args.index == 0 {
+        return Err(Failure::bad_input(anyhow!("--index 0: instances are numbered from 1")));
+    }
+    let count = cases.len();
     let Some(case) = cases.into_iter().find(|case| case.id == args.index) else {
-        return Err(Failure {
-            code: Exit::BadInput,
-            error: anyhow::anyhow!("--index {}: the file has fewer instances", args.index),
-        });
+        let file = args.slide.instances.as_ref().map_or_else(String::new, |path| format!(" {}", path.display()));
+        let instances = if count == 1 { "1 instance" } else { &format!("{count} instances") };
+        return Err(Failure::bad_input(anyhow!(
+            "--index {}: the file{file} holds {instances}, numbered from 1",
+            args.index
+        )));
     };
-    let choice = args.slide.planner(case.config.side(), args.options.seed).exit_code(Exit::Runtime)?;
+    let choice = args.slide.planner(case.config.side(), args.options.seed)?;
     play_one::<SlideGame, _>(Arc::new(case.config), move || choice.planner(), &args.options)
 }
 
 pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     let mut cases = match args.random {
-        Some(count) => random_cases(&args.slide, count, args.seed).exit_code(Exit::BadInput)?,
+        Some(count) => random_cases(&args.slide, count, args.seed)?,
         None => args.slide.cases().exit_code(Exit::BadInput)?,
     };
     if let Some(limit) = args.limit {
-        cases.truncate(limit);
+        cases.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
-    let side = cases[0].config.side();
+    let Some(first) = cases.first() else {
+        return Err(Failure::bad_input(anyhow!("bench slide: the instance file holds no instances")));
+    };
+    let side = first.config.side();
     if cases.iter().any(|case| case.config.side() != side) {
-        return Err(Failure {
-            code: Exit::BadInput,
-            error: anyhow::anyhow!("bench slide: all instances must be one size"),
-        });
+        return Err(Failure::bad_input(anyhow!("bench slide: all instances must be one size")));
     }
     let (choice, pdb_report) = match args.slide.planner {
         SlidePlanner::Idastar => {
-            let (tables, report) = args.slide.tables(side).exit_code(Exit::Runtime)?;
+            let (tables, report) = args.slide.tables(side)?;
             (SlidePlannerChoice::IdaStar { tables }, Some(report))
         }
-        _ => (args.slide.planner(side, args.seed).exit_code(Exit::Runtime)?, None),
+        _ => (args.slide.planner(side, args.seed)?, None),
     };
     let budget = args.instance_budget_ms.map(Duration::from_millis);
     let json = args.json;
-    let report = bench::bench_slide(&cases, &choice, budget, |line| {
+    let report = bench::bench_slide(&cases, &choice, budget, &interrupt_budget(), |line| {
         if !json {
             let moves = line.moves.map_or_else(|| "-".to_string(), |moves| moves.to_string());
             let optimal = line.optimal.map_or_else(String::new, |optimal| format!(" (optimal {optimal})"));
@@ -331,10 +404,33 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
             println!("median gens    {median}");
         }
     }
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the {} instances finished before", report.instances.len());
+        return Ok(Exit::Interrupted);
+    }
+    // Every solution was replayed through the rules, so one shorter than the
+    // file's optimum proves the file wrong, whatever the planner.
+    let below: Vec<String> = report
+        .instances
+        .iter()
+        .filter_map(|line| match (line.moves, line.optimal) {
+            (Some(moves), Some(optimal)) if moves < optimal => {
+                Some(format!("instance {}: solved in {moves} moves, the file says `# optimal {optimal}`", line.id))
+            }
+            _ => None,
+        })
+        .collect();
+    if !below.is_empty() {
+        let file = args.slide.instances.as_ref().map_or_else(String::new, |path| format!(" in {}", path.display()));
+        return Err(Failure::bad_input(anyhow!(
+            "the optimum given{file} is wrong (a checked solution is shorter): {}",
+            below.join("; ")
+        )));
+    }
     if !report.not_optimal.is_empty() && args.slide.planner != SlidePlanner::Ga {
         return Err(Failure {
             code: Exit::Runtime,
-            error: anyhow::anyhow!("solutions longer than the published optimum: instances {:?}", report.not_optimal),
+            error: anyhow!("solutions longer than the published optimum: instances {:?}", report.not_optimal),
         });
     }
     Ok(Exit::Success)
@@ -342,20 +438,31 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
 
 /// `count` random solvable starts of `--size`; on 3×3 each gets its optimum
 /// from idastar, so the GA's lengths can be compared with it.
-fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> anyhow::Result<Vec<SlideCase>> {
+fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> Result<Vec<SlideCase>, Failure> {
     let side = args.size.unwrap_or(3);
     let goal = args.goal.goal();
-    let random =
-        Config::try_from(SlideSetup { side, start: Start::Random, goal, max_ticks: None }).context("--size")?;
+    let random = Config::try_from(SlideSetup { side, start: Start::Random, goal, max_ticks: None })
+        .context("--size")
+        .exit_code(Exit::BadInput)?;
     let tables = (side == 3).then(|| Arc::new(PdbSet::build(Partition::P44)));
+    let budget = interrupt_budget();
+    let stopped = |index: u32| Failure {
+        code: Exit::Interrupted,
+        error: anyhow!("interrupted while drawing the random starts ({index} of {count} drawn)"),
+    };
     let mut cases = Vec::with_capacity(count as usize);
     for index in 0..count {
+        if interrupted() {
+            return Err(stopped(index));
+        }
         let game = SlideGame::new(&random, derive_seed(seed, u64::from(index)));
-        let config = Config::fixed(side, game.tiles(), goal).context("a random start")?;
+        let config = Config::fixed(side, game.tiles(), goal).context("a random start").exit_code(Exit::Runtime)?;
         let optimal = match &tables {
             Some(tables) => {
                 let fixed = SlideGame::new(&config, 0);
-                let (moves, _) = IdaStar::new(Arc::clone(tables)).solve_game(&fixed, &Budget::unlimited())?;
+                // Only Ctrl-C stops a search without a deadline.
+                let (moves, _) =
+                    IdaStar::new(Arc::clone(tables)).solve_game(&fixed, &budget).map_err(|_| stopped(index))?;
                 Some(moves.len() as u32)
             }
             None => None,
@@ -367,7 +474,9 @@ fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> anyhow::Result<Vec<S
 
 pub fn run(options: &RunOptions, slide_args: &SlideArgs) -> Result<Exit, Failure> {
     let cases = slide_args.cases().exit_code(Exit::BadInput)?;
-    let case = cases.into_iter().next().expect("at least one case");
-    let choice = slide_args.planner(case.config.side(), options.seed).exit_code(Exit::Runtime)?;
+    let Some(case) = cases.into_iter().next() else {
+        return Err(Failure::bad_input(anyhow!("run slide: the instance file holds no instances")));
+    };
+    let choice = slide_args.planner(case.config.side(), options.seed)?;
     run_many::<SlideGame, _>(options, Arc::new(case.config), move || choice.planner())
 }

@@ -135,6 +135,18 @@ impl SnakeArgs {
             let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
             (SnakeSetup::parse(&text).map_err(|error| error.in_file(path))?, path.display().to_string())
         } else if let Some((width, height)) = self.size {
+            // The default start lies along the top row: say so, rather than
+            // the map parser's words about a missing `start` line.
+            let length = snake::DEFAULT_START_LENGTH;
+            if self.start.is_none() && width < length {
+                bail!(
+                    "--size {width}x{height}: too small for the default start, a snake of length {length} lying \
+                     along the top row: the board must be at least {length} wide (or give --start COL,ROW,DIR,LEN, \
+                     e.g. --start 0,{},down,{})",
+                    height.min(length) - 1,
+                    height.min(length)
+                );
+            }
             (SnakeSetup::open(width, height), format!("--size {width}x{height}"))
         } else if self.preset == Some(Preset::Chuyangliu) {
             (SnakeSetup::chuyangliu(), "--preset chuyangliu".to_string())

@@ -7,7 +7,8 @@
 //! fallen; the start tile counts as entered once at tick 0. Won when every
 //! fragile and cracked tile has fallen and the player stands on the flag;
 //! lost when no move is left otherwise. The planners live beside the rules:
-//! `exact` (a complete search) and `ga` (the write-up's genetic algorithm);
+//! `exact` (a complete search) and `ga` (the write-up's genetic algorithm with
+//! `write_up`, ours by default);
 //! `generate` lays random solvable maps.
 
 pub mod exact;

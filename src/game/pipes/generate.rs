@@ -16,7 +16,7 @@
 
 use crate::game::pipes::solve::Solver;
 use crate::game::pipes::{DIR_BITS, Grid, PipesSetup, opposite, rotate_by};
-use crate::plan::Budget;
+use crate::plan::{Budget, PlanError};
 use crate::rng::GameRng;
 
 /// What to generate.
@@ -47,10 +47,19 @@ pub enum GenerateError {
     BadSize { width: u16, height: u16 },
     #[error("no unique puzzle after {adjustments} adjustments; try another seed or drop --unique")]
     NotUnique { adjustments: u32 },
+    /// The budget ran out (Ctrl-C) while the solver checked uniqueness.
+    #[error("generation stopped: {0}")]
+    Stopped(#[from] PlanError),
 }
 
 /// Generates a puzzle as `options` say.
 pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
+    generate_within(options, &Budget::unlimited())
+}
+
+/// [`generate`], stopping with [`GenerateError::Stopped`] once `budget`
+/// runs out (the uniqueness checks poll it).
+pub fn generate_within(options: &GenSettings, budget: &Budget) -> Result<Generated, GenerateError> {
     let GenSettings { width, height, wrap, unique, seed } = *options;
     if width == 0 || height == 0 || width > super::MAX_SIDE || height > super::MAX_SIDE {
         return Err(GenerateError::BadSize { width, height });
@@ -67,8 +76,10 @@ pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
         let mut solver = Solver::new(grid);
         let mut path = PathScratch::new(grid.n_tiles());
         loop {
-            let report =
-                solver.run(&tiles, source, 2, &Budget::unlimited()).expect("an unlimited budget never runs out");
+            if let Some(error) = budget.exhausted() {
+                return Err(error.into());
+            }
+            let report = solver.run(&tiles, source, 2, budget)?;
             if report.solutions < 2 {
                 break;
             }

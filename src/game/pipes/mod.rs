@@ -10,8 +10,9 @@
 //! puzzle is fixed by the file, so the seed is ignored.
 //!
 //! The planners live beside the rules because they know them: `solve`
-//! (constraint propagation and backtracking), `dfs` and `astar` (the
-//! write-up's searches, on boards of at most 64 tiles), and the generator.
+//! (constraint propagation and backtracking), `dfs` and `astar` (searches
+//! from the write-up, ours or its own, on boards of at most 64 tiles), and
+//! the generator.
 
 pub mod astar;
 pub mod dfs;
@@ -279,8 +280,16 @@ impl Puzzle {
             return Err(MapError::at(header_line, 0, HEADER_HELP));
         };
         let number = |word: &str, what: &str| {
-            word.parse::<u16>()
-                .map_err(|_| MapError::at(header_line, 0, format!("{what} {word:?} is not a number: {HEADER_HELP}")))
+            if word.is_empty() || !word.bytes().all(|byte| byte.is_ascii_digit()) {
+                return Err(MapError::at(header_line, 0, format!("{what} {word:?} is not a number: {HEADER_HELP}")));
+            }
+            word.parse::<u16>().map_err(|_| {
+                MapError::at(
+                    header_line,
+                    0,
+                    format!("{what} {word} is too large: a board's sides are at most {MAX_SIDE}"),
+                )
+            })
         };
         let (width, height) = (number(width, "width")?, number(height, "height")?);
         if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE {
@@ -413,6 +422,11 @@ impl PipesSetup {
     }
 }
 
+/// The longest search path the episode cap makes room for: far more than
+/// the write-up's searches expand within their default budget of 2,000,000
+/// states, and small enough that a game on a large board still ends.
+pub const MAX_SEARCH_PATH: u32 = 1 << 24;
+
 /// A validated puzzle. Only [`Config::try_from`] builds one, so a `Config`
 /// always describes a playable game (though not always a solvable one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -421,8 +435,12 @@ pub struct Config {
     grid: Grid,
     source: u32,
     tiles: Vec<u8>,
-    /// The episode cap: no plan needs more than one move per tile, so a game
-    /// still unsolved after four moves per tile is stalled.
+    /// The episode cap: a game still unsolved after four moves per tile, or
+    /// after as many moves as the board has orientations less one if that
+    /// is more, is stalled. One move per tile is enough to solve; the second
+    /// bound lets the write-up's searches play their whole search path,
+    /// which never visits a state twice. That bound is itself capped at
+    /// [`MAX_SEARCH_PATH`] moves, so large boards keep a finite episode.
     max_ticks: u32,
 }
 
@@ -447,7 +465,12 @@ impl TryFrom<PipesSetup> for Config {
             )));
         }
         let source = u32::from(source_row) * u32::from(width) + u32::from(source_col);
-        let max_ticks = 4 * grid.n_tiles() as u32;
+        let orientations = tiles.iter().fold(1u64, |product, &mask| {
+            let period = (1..=4).find(|&turns| rotate_by(mask, turns) == mask).unwrap_or(4);
+            product.saturating_mul(u64::from(period))
+        });
+        let search_path = (orientations - 1).min(u64::from(MAX_SEARCH_PATH)) as u32;
+        let max_ticks = (4 * grid.n_tiles() as u32).max(search_path);
         Ok(Config { grid, source, tiles, max_ticks })
     }
 }
@@ -790,13 +813,12 @@ mod tests {
         assert!(matches!(PipesGame::new(&solved, 0).status(), Status::Over(Outcome { kind: OutcomeKind::Won, .. })));
         let config = config("2 1 nowrap 0 0\n82\n");
         let mut game = PipesGame::new(&config, 0);
-        for _ in 0..config.max_ticks() {
+        // Two dead ends have 16 orientations: the cap is 15 moves, not 4 × 2.
+        assert_eq!(config.max_ticks(), 15);
+        for tick in 0..config.max_ticks() {
             assert_eq!(game.status(), Status::Running);
-            game.step(Rotate { tile: 0, turn: Turn::Clockwise }).unwrap();
-            game.step(Rotate { tile: 0, turn: Turn::Anticlockwise }).unwrap();
-            if game.tick() >= config.max_ticks() {
-                break;
-            }
+            let turn = if tick % 2 == 0 { Turn::Clockwise } else { Turn::Anticlockwise };
+            game.step(Rotate { tile: 0, turn }).unwrap();
         }
         assert!(matches!(game.status(), Status::Over(Outcome { kind: OutcomeKind::Stalled, .. })));
     }
@@ -863,6 +885,8 @@ mod tests {
         check_error("", 0, 0, "empty puzzle");
         check_error("3 2 nowrap 1\n", 1, 0, "expected `WIDTH HEIGHT");
         check_error("3 x nowrap 1 1\n", 1, 0, "height \"x\" is not a number");
+        check_error("100000 2 nowrap 0 0\n", 1, 0, "width 100000 is too large: a board's sides are at most 500");
+        check_error("600 2 nowrap 0 0\n", 1, 0, "each side must be 1..=500");
         check_error("0 2 nowrap 0 0\n", 1, 0, "each side must be 1..=500");
         check_error("3 2 torus 1 1\n", 1, 0, "neither wrap nor nowrap");
         check_error("3 2 wrap 3 1\n", 1, 0, "source (3, 1) is off the 3×2 board");

@@ -22,6 +22,13 @@
 #[cfg(test)]
 use super::Board;
 use super::{Dir, MAX_CELLS, neighbour};
+use crate::plan::{Budget, PlanError};
+use crate::progress::Progress;
+
+/// States settled between two polls of the budget (and two updates of the
+/// progress counter) in a build: about a hundredth of a second of work, so a
+/// cancelled build stops at once while the inner loop stays a plain loop.
+const POLL_EVERY: u32 = 1 << 16;
 
 /// Value of an entry the build never reached (no valid placement has it).
 const UNSEEN: u8 = u8::MAX;
@@ -197,19 +204,76 @@ fn move_table(side: u8) -> [[u8; 4]; MAX_CELLS] {
     table
 }
 
+/// Counts settled states into a [`Progress`] in batches and polls the
+/// budget once per batch.
+struct Ticker<'a> {
+    budget: &'a Budget,
+    progress: &'a Progress,
+    pending: u32,
+}
+
+impl Ticker<'_> {
+    /// Adds `states` settled states; `Err` once the budget has run out.
+    #[inline]
+    fn settled(&mut self, states: u32) -> Result<(), PlanError> {
+        self.pending += states;
+        if self.pending < POLL_EVERY {
+            return Ok(());
+        }
+        self.poll()
+    }
+
+    /// Publishes the count and checks the budget.
+    fn poll(&mut self) -> Result<(), PlanError> {
+        self.flush();
+        self.budget.exhausted().map_or(Ok(()), Err)
+    }
+
+    fn flush(&mut self) {
+        self.progress.advance(u64::from(self.pending));
+        self.pending = 0;
+    }
+}
+
 impl PatternDb {
     /// Builds the table for `tiles` on a `side`×`side` board by breadth-first
     /// search from the goal (see the module docs for the two abstractions).
     pub fn build(side: u8, tiles: &[u8], blank_aware: bool) -> PatternDb {
+        PatternDb::build_within(side, tiles, blank_aware, &Budget::unlimited(), &Progress::default())
+            .expect("an unlimited budget never runs out")
+    }
+
+    /// [`PatternDb::build`], stopping with the budget's error once it runs
+    /// out (it is polled every few thousand states) and counting the states
+    /// settled so far in `progress` (out of [`PatternDb::build_states`]).
+    pub fn build_within(
+        side: u8,
+        tiles: &[u8],
+        blank_aware: bool,
+        budget: &Budget,
+        progress: &Progress,
+    ) -> Result<PatternDb, PlanError> {
         let n = usize::from(side) * usize::from(side);
+        let mut ticker = Ticker { budget, progress, pending: 0 };
         let entries = if !blank_aware {
-            build_without_blank(side, tiles)
+            build_without_blank(side, tiles, &mut ticker)
         } else if n_placements(n, tiles.len()) * n <= 1 << 30 {
-            build_with_blank(side, tiles)
+            build_with_blank(side, tiles, &mut ticker)
         } else {
-            build_with_blank_by_scan(side, tiles)
+            build_with_blank_by_scan(side, tiles, &mut ticker)
         };
-        PatternDb { side, tiles: tiles.to_vec(), entries }
+        ticker.flush();
+        Ok(PatternDb { side, tiles: tiles.to_vec(), entries: entries? })
+    }
+
+    /// The states a build of `n_tiles` tiles on a `side`×`side` board
+    /// settles, each once: placements times the cells left for the blank
+    /// when it knows the blank, else placements. What
+    /// [`PatternDb::build_within`] counts towards.
+    pub fn build_states(side: u8, n_tiles: usize, blank_aware: bool) -> u64 {
+        let n = usize::from(side) * usize::from(side);
+        let placements = n_placements(n, n_tiles) as u64;
+        if blank_aware { placements * (n - n_tiles) as u64 } else { placements }
     }
 
     /// A table read back from storage; the length and the entries are checked.
@@ -260,7 +324,7 @@ impl PatternDb {
 
 /// 0-1 BFS over (placement, blank cell), indexed `rank * n + blank`; the
 /// result is the minimum over blank cells.
-fn build_with_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
+fn build_with_blank(side: u8, tiles: &[u8], ticker: &mut Ticker) -> Result<Vec<u8>, PlanError> {
     let n = usize::from(side) * usize::from(side);
     let k = tiles.len();
     let moves = move_table(side);
@@ -281,6 +345,7 @@ fn build_with_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
             if dist[state] != depth {
                 continue; // reached more cheaply since it was queued
             }
+            ticker.settled(1)?;
             let (placement, blank) = (state / n, state % n);
             unrank(placement, n as u32, &mut positions[..k]);
             for &next in &moves[blank] {
@@ -312,7 +377,7 @@ fn build_with_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
         std::mem::swap(&mut layer, &mut next_layer);
         depth += 1;
     }
-    dist.chunks_exact(n).map(|by_blank| *by_blank.iter().min().expect("n > 0")).collect()
+    Ok(dist.chunks_exact(n).map(|by_blank| *by_blank.iter().min().expect("n > 0")).collect())
 }
 
 /// The blank-aware table without queues, for spaces too large for
@@ -329,7 +394,7 @@ fn build_with_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
 /// next to a `d` cell into it, setting the states it reaches, if unseen, to
 /// `d + 1`. Those are never expanded in the pass for `d`, which looks only
 /// at bytes equal to `d`. The result is the minimum over blank cells.
-fn build_with_blank_by_scan(side: u8, tiles: &[u8]) -> Vec<u8> {
+fn build_with_blank_by_scan(side: u8, tiles: &[u8], ticker: &mut Ticker) -> Result<Vec<u8>, PlanError> {
     let n = usize::from(side) * usize::from(side);
     let k = tiles.len();
     let moves = move_table(side);
@@ -347,6 +412,11 @@ fn build_with_blank_by_scan(side: u8, tiles: &[u8]) -> Vec<u8> {
     loop {
         let mut found = false;
         for placement in 0..n_ranks {
+            // A pass over placements that hold nothing at `depth` settles
+            // nothing, and may still take seconds: poll by placements too.
+            if placement % POLL_EVERY as usize == 0 {
+                ticker.poll()?;
+            }
             let states = &dist[placement * n..(placement + 1) * n];
             if !states.contains(&depth) {
                 continue;
@@ -377,6 +447,8 @@ fn build_with_blank_by_scan(side: u8, tiles: &[u8]) -> Vec<u8> {
                 seeds &= !region;
                 at_depth |= region;
             }
+            // Every state settles at its depth in exactly one region fill.
+            ticker.settled(at_depth.count_ones())?;
             let mut rest = at_depth;
             while rest != 0 {
                 let cell = rest.trailing_zeros() as usize;
@@ -407,12 +479,12 @@ fn build_with_blank_by_scan(side: u8, tiles: &[u8]) -> Vec<u8> {
         }
         depth += 1;
     }
-    dist.chunks_exact(n).map(|by_blank| *by_blank.iter().min().expect("n > 0")).collect()
+    Ok(dist.chunks_exact(n).map(|by_blank| *by_blank.iter().min().expect("n > 0")).collect())
 }
 
 /// BFS over placements alone: a group tile steps onto any neighbouring cell
 /// no other group tile holds.
-fn build_without_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
+fn build_without_blank(side: u8, tiles: &[u8], ticker: &mut Ticker) -> Result<Vec<u8>, PlanError> {
     let n = usize::from(side) * usize::from(side);
     let k = tiles.len();
     let moves = move_table(side);
@@ -426,6 +498,7 @@ fn build_without_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
     let mut depth = 0u8;
     while !layer.is_empty() {
         for &placement in &layer {
+            ticker.settled(1)?;
             unrank(placement as usize, n as u32, &mut positions[..k]);
             let occupied = positions[..k].iter().fold(0u32, |mask, &cell| mask | 1 << cell);
             for i in 0..k {
@@ -448,7 +521,7 @@ fn build_without_blank(side: u8, tiles: &[u8]) -> Vec<u8> {
         std::mem::swap(&mut layer, &mut next_layer);
         depth += 1;
     }
-    dist
+    Ok(dist)
 }
 
 /// The transposition about the main diagonal: cell (row, col) to (col, row).
@@ -649,7 +722,39 @@ mod tests {
         for (side, tiles) in
             [(3u8, vec![1u8, 2, 3, 4]), (3, vec![5, 6, 7, 8]), (4, vec![13, 14, 15]), (4, vec![1, 4, 5, 8])]
         {
-            assert_eq!(build_with_blank_by_scan(side, &tiles), build_with_blank(side, &tiles), "{side}: {tiles:?}");
+            let build = |scan: bool| {
+                let (budget, progress) = (Budget::unlimited(), Progress::default());
+                let mut ticker = Ticker { budget: &budget, progress: &progress, pending: 0 };
+                let entries = if scan {
+                    build_with_blank_by_scan(side, &tiles, &mut ticker)
+                } else {
+                    build_with_blank(side, &tiles, &mut ticker)
+                };
+                ticker.flush();
+                (entries.unwrap(), progress.done())
+            };
+            let (scanned, scan_count) = build(true);
+            let (queued, queue_count) = build(false);
+            assert_eq!(scanned, queued, "{side}: {tiles:?}");
+            let states = PatternDb::build_states(side, tiles.len(), true);
+            assert_eq!((scan_count, queue_count), (states, states), "each state counted once: {side}: {tiles:?}");
+        }
+    }
+
+    #[test]
+    fn builds_count_every_state_once_and_stop_when_cancelled() {
+        // Both spaces are larger than one poll interval.
+        for (tiles, blank_aware) in [(&[1u8, 2, 3, 4][..], true), (&[1, 2, 3, 4, 5][..], false)] {
+            let progress = Progress::default();
+            PatternDb::build_within(4, tiles, blank_aware, &Budget::unlimited(), &progress).unwrap();
+            let states = PatternDb::build_states(4, tiles.len(), blank_aware);
+            assert!(states > u64::from(POLL_EVERY));
+            assert_eq!(progress.done(), states, "blank aware: {blank_aware}");
+            let cancelled = Budget::new(None, Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true))));
+            let progress = Progress::default();
+            let result = PatternDb::build_within(4, tiles, blank_aware, &cancelled, &progress);
+            assert_eq!(result, Err(PlanError::Cancelled));
+            assert!(progress.done() <= u64::from(POLL_EVERY) + 16, "stopped at the first poll: {}", progress.done());
         }
     }
 

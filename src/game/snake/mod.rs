@@ -138,7 +138,7 @@ pub struct Config {
 }
 
 /// The default start length when the map does not give one.
-pub(crate) const DEFAULT_START_LENGTH: u16 = 3;
+pub const DEFAULT_START_LENGTH: u16 = 3;
 
 impl SnakeSetup {
     /// An open `width`×`height` board with the default rules.
