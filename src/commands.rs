@@ -14,7 +14,9 @@ use tickbot::plan::format_params;
 use tickbot::replay::{self, DivergenceKind, RenderError, ReplayError};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-use crate::cli::{self, BenchGame, Cli, Command, GenGame, MatchGame, PlayGame, ReplayCommand, RunGame};
+use crate::cli::{
+    self, BenchGame, Cli, Command, EvalCommand, EvolveCommand, GenGame, MatchGame, PlayGame, ReplayCommand, RunGame,
+};
 use crate::runner::{Exit, ExitOnError, Failure, collect_files, interrupted, print_json};
 
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
@@ -54,6 +56,8 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Match(MatchGame::Locm(args)) => cli::locm::run_match(args),
         Command::Gen(GenGame::Flag(args)) => cli::flag::generate(args),
         Command::Gen(GenGame::Pipes(args)) => cli::pipes::generate(args),
+        Command::Evolve(EvolveCommand::Draft(args)) => cli::evolve::evolve(args),
+        Command::Eval(EvalCommand::Draft(args)) => cli::evolve::eval(args),
     }
 }
 

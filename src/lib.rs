@@ -20,6 +20,7 @@
 //! ```
 
 pub mod bench;
+pub mod evolve;
 pub mod ga;
 pub mod game;
 pub mod map;

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 pub mod common;
+pub mod evolve;
 pub mod flag;
 pub mod locm;
 pub mod pipes;
@@ -15,6 +16,7 @@ pub mod slide;
 pub mod snake;
 
 use common::{EXIT_CODES, RunOptions};
+use evolve::{EvalDraft, EvolveDraft};
 use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
 use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
 use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
@@ -61,6 +63,30 @@ pub enum Command {
     /// Generate a level and print it in the game's map format.
     #[command(subcommand)]
     Gen(GenGame),
+    /// Evolve strategies: LOCM draft strategies with the active-genes GA.
+    #[command(subcommand)]
+    Evolve(EvolveCommand),
+    /// The results step of an evolution run: its winner against every generation, with a chart.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvolveCommand {
+    /// Evolve LOCM draft strategies (Kowalski & Miernik's active genes): progress per
+    /// generation, DIR/best.txt (loadable by genome:FILE), DIR/log.jsonl, a checkpoint
+    /// per generation; --resume DIR continues a stopped run exactly.
+    #[command(after_help = EXIT_CODES)]
+    Draft(EvolveDraft),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// The final winner of a draft evolution against every generation's best, worst and
+    /// whole population on that generation's draft, and each generation's best against
+    /// ClosetAI and Icebox: DIR/eval.jsonl and the chart DIR/eval.svg.
+    #[command(after_help = EXIT_CODES)]
+    Draft(EvalDraft),
 }
 
 #[derive(Debug, Args)]
