@@ -48,6 +48,12 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
         Command::Replay(ReplayCommand::Upgrade { paths }) => upgrade(&paths),
         Command::Replay(ReplayCommand::Stats { paths, json }) => stats(&paths, json),
+        Command::Replay(ReplayCommand::Export { path, json: _, states, from, to }) => {
+            cli::view::export(&path, states, from, to)
+        }
+        Command::Replay(ReplayCommand::Render { path, out, from, to, fps }) => {
+            cli::view::render(&path, &out, from, to, fps)
+        }
         Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
         Command::Bench(BenchGame::Flag(args)) => cli::flag::bench(args),
         Command::Bench(BenchGame::Slide(args)) => cli::slide::bench(args),

@@ -33,6 +33,7 @@ pub mod rng;
 pub mod session;
 pub mod stats;
 pub mod telemetry;
+pub mod view;
 
 pub use game::flag::FlagGame;
 pub use game::locm::LocmGame;

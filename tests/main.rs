@@ -10,3 +10,4 @@ mod replay_props;
 mod slide;
 mod support;
 mod tidy;
+mod view;

@@ -14,6 +14,7 @@ pub mod locm;
 pub mod pipes;
 pub mod slide;
 pub mod snake;
+pub mod view;
 
 use common::{EXIT_CODES, RunOptions};
 use evolve::{EvalDraft, EvolveDraft};
@@ -170,6 +171,47 @@ pub enum ReplayCommand {
         /// Print one JSON line per game and version instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Print one JSON line per tick: the tick, the action that led to it (text and
+    /// code), the state hash, the status, and with --states the game's own state.
+    /// Stops with exit 1 at a tick that does not reproduce.
+    #[command(after_help = EXIT_CODES)]
+    Export {
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+        /// Write JSON lines (the export's one format; required so that others can come).
+        #[arg(long, required = true)]
+        json: bool,
+        /// Add each tick's state as the game holds it, under "state".
+        #[arg(long)]
+        states: bool,
+        /// The first tick to export (0: the start).
+        #[arg(long, value_name = "T")]
+        from: Option<u32>,
+        /// The last tick to export. Default: the last tick.
+        #[arg(long, value_name = "T")]
+        to: Option<u32>,
+    },
+    /// Draw a replay for watching: a self-contained HTML page with a slider and
+    /// play/pause (it handles games of any length), or an animated GIF or SVG for
+    /// sharing. The format follows --out's extension.
+    #[command(after_help = EXIT_CODES)]
+    Render {
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+        /// The file to write: NAME.html, NAME.gif or NAME.svg.
+        #[arg(long, value_name = "NAME.html|NAME.gif|NAME.svg")]
+        out: PathBuf,
+        /// The first tick to draw (0: the start).
+        #[arg(long, value_name = "T")]
+        from: Option<u32>,
+        /// The last tick to draw. Default: the last tick (a GIF or SVG of a long game
+        /// is large: pick a stretch).
+        #[arg(long, value_name = "T")]
+        to: Option<u32>,
+        /// Ticks per second when playing.
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+        fps: u32,
     },
 }
 

@@ -14,6 +14,7 @@
 pub mod exact;
 pub mod ga;
 pub mod generate;
+pub mod picture;
 
 use std::fmt;
 use std::sync::Arc;
@@ -596,6 +597,16 @@ impl Game for FlagGame {
             out.push('\n');
         }
         out
+    }
+
+    type Snapshot = picture::FlagSnapshot;
+
+    fn snapshot(&self) -> picture::FlagSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(dir: Dir) -> u32 {

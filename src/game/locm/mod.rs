@@ -13,6 +13,7 @@ pub mod battle;
 pub mod bots;
 pub mod cards;
 pub mod java_random;
+pub mod picture;
 pub mod view;
 
 use std::fmt;
@@ -478,6 +479,16 @@ impl Game for LocmGame {
 
     fn render(&self) -> String {
         view::render(self)
+    }
+
+    type Snapshot = picture::LocmSnapshot;
+
+    fn snapshot(&self) -> picture::LocmSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(action: Action) -> u32 {

@@ -17,6 +17,7 @@
 pub mod astar;
 pub mod dfs;
 pub mod generate;
+pub mod picture;
 pub mod small;
 pub mod solve;
 
@@ -681,6 +682,16 @@ impl Game for PipesGame {
             out.push('\n');
         }
         out
+    }
+
+    type Snapshot = picture::PipesSnapshot;
+
+    fn snapshot(&self) -> picture::PipesSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(action: Rotate) -> u32 {
