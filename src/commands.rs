@@ -1,5 +1,5 @@
 //! The dispatch of every subcommand, and what the game-independent ones do
-//! (`replay verify`, `replay show`). Part of the binary: above `src/cli/`
+//! (`replay verify`, `replay show`, `replay upgrade`). Part of the binary: above `src/cli/`
 //! and `src/runner.rs`, which it uses.
 
 use std::io::Write;
@@ -11,13 +11,13 @@ use serde::Serialize;
 
 use tickbot::game::{Game, GameSpec, GameVisitor};
 use tickbot::plan::format_params;
-use tickbot::replay::{self, RenderError, ReplayError};
+use tickbot::replay::{self, DivergenceKind, RenderError, ReplayError};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
 use crate::cli::{
     self, BenchGame, Cli, Command, EvalCommand, EvolveCommand, GenGame, MatchGame, PlayGame, ReplayCommand, RunGame,
 };
-use crate::runner::{Exit, ExitOnError, Failure, collect_files, print_json};
+use crate::runner::{Exit, ExitOnError, Failure, collect_files, interrupted, print_json};
 
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     let writes_log = !matches!(cli.command, Command::Replay(_) | Command::Gen(_));
@@ -46,6 +46,8 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Play(PlayGame::Locm(args)) => cli::locm::play(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
+        Command::Replay(ReplayCommand::Upgrade { paths }) => upgrade(&paths),
+        Command::Replay(ReplayCommand::Stats { paths, json }) => stats(&paths, json),
         Command::Replay(ReplayCommand::Export { path, json: _, states, from, to }) => {
             cli::view::export(&path, states, from, to)
         }
@@ -184,12 +186,20 @@ fn verify_file(path: &Path) -> FileReport {
             report.reason = Some(reproduced.outcome.reason);
         }
         Err(divergence) => {
-            report.status = "diverged";
+            // A code that stands for no action is damage to the file, not
+            // a game that plays differently.
+            report.status = match divergence.kind {
+                DivergenceKind::UnknownAction => "invalid",
+                DivergenceKind::State | DivergenceKind::IllegalAction => "diverged",
+            };
             report.tick = Some(divergence.tick);
-            report.action = Some(divergence.action);
-            report.expected_hash = Some(format!("{:016x}", divergence.expected));
+            report.expected_hash = Some(divergence.expected.to_string());
             report.actual_hash = Some(format!("{:016x}", divergence.actual));
-            report.detail = Some(divergence.detail);
+            report.detail = Some(match divergence.kind {
+                DivergenceKind::UnknownAction => format!("tick {}: {}", divergence.tick, divergence.detail),
+                DivergenceKind::State | DivergenceKind::IllegalAction => divergence.detail,
+            });
+            report.action = Some(divergence.action);
         }
     }
     report
@@ -219,16 +229,13 @@ fn describe_report(report: &FileReport) -> String {
 fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
     let bytes =
         std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
-    let replay =
-        replay::decode_partial(&bytes).with_context(|| format!("{}", path.display())).exit_code(Exit::InvalidReplay)?;
+    let version = replay::format_version(&bytes)
+        .and_then(|version| replay::decode_partial(&bytes).map(|replay| (version, replay)));
+    let (version, replay) = version.with_context(|| format!("{}", path.display())).exit_code(Exit::InvalidReplay)?;
     let header = &replay.header;
     let mut out = String::new();
     out.push_str(&format!("replay    {}\n", path.display()));
-    out.push_str(&format!(
-        "format    version {}, recorded by tickbot {}\n",
-        replay::FORMAT_VERSION,
-        header.tickbot_version
-    ));
+    out.push_str(&format!("format    version {version}, recorded by tickbot {}\n", header.tickbot_version));
     out.push_str(&format!("game      {}: {}\n", header.game.name(), describe_spec(&header.game)));
     out.push_str(&format!("seed      {}\n", header.seed));
     out.push_str(&format!("planner   {} {}\n", header.planner.name, format_params(&header.planner.params)));
@@ -255,15 +262,180 @@ fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
     };
     if let Err(error) = rendered {
         // An action that cannot be played where it was recorded is a
-        // diverging replay, as `replay verify` reports it, whichever tick
-        // was asked for.
-        let code = match error {
+        // diverging replay (or, for a code that stands for no action, a
+        // damaged one), as `replay verify` reports it, whichever tick was
+        // asked for.
+        let code = match &error {
             RenderError::NoSuchTick { .. } => Exit::BadInput,
+            RenderError::Diverged(divergence) if divergence.kind == DivergenceKind::UnknownAction => {
+                Exit::InvalidReplay
+            }
             RenderError::Diverged(_) => Exit::Diverged,
         };
         return Err(Failure { code, error: anyhow::Error::from(error).context(path.display().to_string()) });
     }
     Ok(Exit::Success)
+}
+
+/// What `replay upgrade` did with one file.
+enum Upgraded {
+    Rewritten { before: usize, after: usize },
+    AlreadyCurrent,
+}
+
+/// Why `replay upgrade` left a file as it was.
+struct NotUpgraded {
+    code: Exit,
+    reason: String,
+}
+
+fn upgrade(paths: &[PathBuf]) -> Result<Exit, Failure> {
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for path in paths {
+        if let Err(error) = collect_files(path, "tbr", &mut files) {
+            unreadable.push(format!("{error:#}"));
+        }
+    }
+    let (mut rewritten, mut skipped, mut refused) = (0, 0, Vec::new());
+    let (mut bytes_before, mut bytes_after) = (0, 0);
+    for path in &files {
+        if interrupted() {
+            break;
+        }
+        match upgrade_file(path) {
+            Ok(Upgraded::Rewritten { before, after }) => {
+                rewritten += 1;
+                bytes_before += before;
+                bytes_after += after;
+                let ratio = before as f64 / after.max(1) as f64;
+                println!("upgraded  {}: {before} -> {after} bytes ({ratio:.1} times smaller)", path.display());
+            }
+            Ok(Upgraded::AlreadyCurrent) => {
+                skipped += 1;
+                println!("skipped   {}: already format version {}", path.display(), replay::FORMAT_VERSION);
+            }
+            Err(NotUpgraded { code: Exit::Runtime, reason }) => {
+                return Err(Failure { code: Exit::Runtime, error: anyhow::anyhow!("{}: {reason}", path.display()) });
+            }
+            Err(not_upgraded) => {
+                println!("NOT DONE  {}: {}", path.display(), not_upgraded.reason);
+                refused.push(not_upgraded.code);
+            }
+        }
+    }
+    println!(
+        "{} replays: {rewritten} upgraded ({bytes_before} -> {bytes_after} bytes), {skipped} already version {}, \
+         {} not upgraded",
+        files.len(),
+        replay::FORMAT_VERSION,
+        refused.len()
+    );
+    for error in &unreadable {
+        eprintln!("error: {error}");
+    }
+    Ok(if interrupted() {
+        Exit::Interrupted
+    } else if refused.contains(&Exit::Diverged) {
+        Exit::Diverged
+    } else if !refused.is_empty() {
+        Exit::InvalidReplay
+    } else if !unreadable.is_empty() {
+        Exit::BadInput
+    } else if files.is_empty() {
+        eprintln!("error: no .tbr replay files found in {}", display_paths(paths));
+        Exit::BadInput
+    } else {
+        Exit::Success
+    })
+}
+
+/// Rewrites one version 1 file as the current version, after checking that
+/// it verifies and that the new bytes decode to the same replay and verify
+/// the same way.
+fn upgrade_file(path: &Path) -> Result<Upgraded, NotUpgraded> {
+    let invalid = |reason: String| NotUpgraded { code: Exit::InvalidReplay, reason };
+    let bytes = std::fs::read(path).map_err(|error| invalid(format!("cannot read: {error}")))?;
+    let version = replay::format_version(&bytes).map_err(|error| invalid(error.to_string()))?;
+    if version == replay::FORMAT_VERSION {
+        return Ok(Upgraded::AlreadyCurrent);
+    }
+    let decoded = replay::decode(&bytes).map_err(|error| invalid(error.to_string()))?;
+    let reproduced = replay::verify(&decoded).map_err(|divergence| NotUpgraded {
+        code: if divergence.kind == DivergenceKind::UnknownAction { Exit::InvalidReplay } else { Exit::Diverged },
+        reason: format!("does not verify: {divergence}"),
+    })?;
+    let runtime = |reason: String| NotUpgraded { code: Exit::Runtime, reason };
+    let upgraded = replay::encode_to_vec(&decoded).map_err(|error| runtime(format!("cannot encode: {error}")))?;
+    let check =
+        replay::decode(&upgraded).map_err(|error| runtime(format!("the upgraded bytes do not decode: {error}")))?;
+    if check != decoded.compacted() || replay::verify(&check).as_ref() != Ok(&reproduced) {
+        return Err(runtime("the upgraded replay does not verify as the original does".into()));
+    }
+    replay::write_atomically(path, &upgraded).map_err(|error| runtime(format!("cannot write: {error}")))?;
+    Ok(Upgraded::Rewritten { before: bytes.len(), after: upgraded.len() })
+}
+
+/// One line of `replay stats`: the replays of one game in one version.
+#[derive(Debug, Default, Serialize)]
+struct SizeStats {
+    game: &'static str,
+    version: u16,
+    files: usize,
+    ticks: u64,
+    bytes: u64,
+    bytes_per_tick: f64,
+}
+
+fn stats(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_files(path, "tbr", &mut files).exit_code(Exit::BadInput)?;
+    }
+    let mut groups = std::collections::BTreeMap::<(&'static str, u16), SizeStats>::new();
+    let mut invalid = 0;
+    for path in &files {
+        if interrupted() {
+            break;
+        }
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+        let decoded = replay::format_version(&bytes).and_then(|version| Ok((version, replay::decode_partial(&bytes)?)));
+        let Ok((version, decoded)) = decoded else {
+            invalid += 1;
+            continue;
+        };
+        let game = decoded.header.game.name();
+        let group =
+            groups.entry((game, version)).or_insert_with(|| SizeStats { game, version, ..SizeStats::default() });
+        group.files += 1;
+        group.ticks += decoded.frames.len() as u64;
+        group.bytes += bytes.len() as u64;
+    }
+    for group in groups.values_mut() {
+        group.bytes_per_tick = group.bytes as f64 / group.ticks.max(1) as f64;
+        if json {
+            print_json(group)?;
+        } else {
+            println!(
+                "{:<6} version {}: {} files, {} ticks, {} bytes, {:.2} bytes per tick",
+                group.game, group.version, group.files, group.ticks, group.bytes, group.bytes_per_tick
+            );
+        }
+    }
+    if invalid > 0 {
+        eprintln!("{invalid} files are not valid replays and were not counted");
+    }
+    Ok(if interrupted() {
+        Exit::Interrupted
+    } else if invalid > 0 {
+        Exit::InvalidReplay
+    } else if files.is_empty() {
+        eprintln!("error: no .tbr replay files found in {}", display_paths(paths));
+        Exit::BadInput
+    } else {
+        Exit::Success
+    })
 }
 
 fn describe_spec(spec: &GameSpec) -> String {

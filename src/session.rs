@@ -22,7 +22,7 @@ use tracing::{debug, error, info, warn};
 use crate::game::{Game, Outcome, OutcomeKind, Status};
 use crate::plan::{Budget, PlanError, Planner};
 use crate::progress::Progress;
-use crate::replay::{Footer, Frame, Header, ReplayFile};
+use crate::replay::{Footer, Frame, FrameHash, Header, ReplayFile};
 use crate::rng::derive_seed;
 
 /// What to play and where to put it.
@@ -346,7 +346,7 @@ async fn play_game<G: Game, P: Planner<G>>(
         if let Some(file) = &mut replay {
             // Buffered: a syscall every few hundred frames, cheap enough to
             // do on the runtime thread.
-            let frame = Frame { action: G::action_code(decision.action), hash: last_hash };
+            let frame = Frame { action: G::action_code(decision.action), hash: FrameHash::Full(last_hash) };
             file.frame(frame).map_err(|cause| replay_error(file.path(), cause))?;
         }
     };

@@ -100,10 +100,21 @@ fn verify_reports_each_kind_of_bad_file_with_its_exit_code() {
 
     tickbot(dir.path()).args(["replay", "verify", "good.tbr"]).assert().code(0);
 
-    // The last byte is part of the footer's final hash.
+    // The last bytes are the footer's checksum: damage is caught before
+    // anything is re-simulated.
     let mut footer_damaged = good.clone();
     *footer_damaged.last_mut().unwrap() ^= 0x01;
-    write("footer.tbr", &footer_damaged);
+    write("damaged.tbr", &footer_damaged);
+    tickbot(dir.path())
+        .args(["replay", "verify", "damaged.tbr"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("INVALID").and(predicate::str::contains("does not match its checksum")));
+
+    // A footer written with the wrong final hash is a divergence.
+    let mut decoded = tickbot::replay::decode(&good).unwrap();
+    decoded.footer.as_mut().unwrap().final_hash ^= 1;
+    write("footer.tbr", &tickbot::replay::encode_to_vec(&decoded).unwrap());
     tickbot(dir.path())
         .args(["replay", "verify", "footer.tbr"])
         .assert()
@@ -137,7 +148,7 @@ fn verify_reports_each_kind_of_bad_file_with_its_exit_code() {
     tickbot(dir.path()).args(["replay", "verify", "empty.tbr"]).assert().code(3);
 
     // Divergence wins over invalid files when both occur.
-    tickbot(dir.path()).args(["replay", "verify", "."]).assert().code(1).stdout(predicate::str::contains("6 replays"));
+    tickbot(dir.path()).args(["replay", "verify", "."]).assert().code(1).stdout(predicate::str::contains("7 replays"));
 }
 
 #[test]

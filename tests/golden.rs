@@ -1,7 +1,9 @@
 //! Every committed replay under `replays/` must verify: the golden set
-//! freezes the wire format, the rules and the random streams. Adding a file
-//! to `replays/` adds it to this test. The header of one configuration per
-//! game is also frozen against bytes written by hand, field by field.
+//! freezes the wire format of both versions, the rules and the random
+//! streams. Adding a file to `replays/` adds it to this test. Each format
+//! version 1 golden has a version 2 twin in `replays/v2/` (the same game,
+//! upgraded). The header of one configuration per game is also frozen
+//! against bytes written by hand, field by field.
 
 use tickbot::game::flag::{self, FlagSetup, Tile};
 use tickbot::game::locm::cards::{Card, CardKind, Keywords};
@@ -11,6 +13,7 @@ use tickbot::game::slide::{self, Goal, SlideSetup};
 use tickbot::game::snake::{self, SnakeSetup, Start, StartRule, TailRule};
 use tickbot::game::{GameSpec, OutcomeKind};
 use tickbot::replay::{self, Header, PlannerInfo, Replay};
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::support::{replay_files, repo_path};
 
@@ -19,20 +22,46 @@ fn every_golden_replay_verifies() {
     let files = replay_files(&repo_path("replays"));
     assert!(files.len() >= 3, "expected a golden set in replays/, found {files:?}");
     let mut outcomes = Vec::new();
+    let mut versions = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).expect("readable replay");
         let decoded = replay::decode(&bytes).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
         let reproduced = replay::verify(&decoded).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
         assert_eq!(Some(reproduced.ticks), decoded.footer.as_ref().map(|footer| footer.ticks));
-        // Re-encoding must give back the very same bytes: the format has one
-        // encoding per replay.
-        assert_eq!(replay::encode_to_vec(&decoded).expect("encodes"), bytes, "{}", path.display());
+        // Re-encoding must give back the very same bytes: each version has
+        // one encoding per replay.
+        let version = replay::format_version(&bytes).unwrap();
+        let again = match version {
+            1 => replay::encode_v1_to_vec(&decoded),
+            _ => replay::encode_to_vec(&decoded),
+        };
+        assert_eq!(again.expect("encodes"), bytes, "{}", path.display());
+        versions.push(version);
         outcomes.push((reproduced.outcome.kind, reproduced.ticks));
     }
+    assert!(versions.contains(&1) && versions.contains(&replay::FORMAT_VERSION), "both versions: {versions:?}");
     assert!(outcomes.iter().any(|&(kind, _)| kind == OutcomeKind::Lost), "the golden set needs a lost game");
     assert!(outcomes.iter().any(|&(kind, _)| kind == OutcomeKind::Won), "the golden set needs a won game");
     assert!(outcomes.iter().any(|&(_, ticks)| ticks < 200), "the golden set needs a short game");
     assert!(outcomes.iter().any(|&(_, ticks)| ticks > 1000), "the golden set needs a long game");
+}
+
+/// Each version 1 golden's twin in `replays/v2/` is the same game: the
+/// version 1 replay with its hashes between block ends cut to 8 bits.
+#[test]
+fn every_version_1_golden_has_a_version_2_twin() {
+    for path in replay_files(&repo_path("replays")) {
+        let bytes = std::fs::read(&path).unwrap();
+        if replay::format_version(&bytes).unwrap() != 1 {
+            continue;
+        }
+        let twin_path = repo_path("replays/v2").join(path.file_name().unwrap());
+        let twin = std::fs::read(&twin_path).unwrap_or_else(|error| panic!("{}: {error}", twin_path.display()));
+        assert_eq!(replay::format_version(&twin).unwrap(), replay::FORMAT_VERSION, "{}", twin_path.display());
+        let decoded = replay::decode(&bytes).unwrap();
+        assert_eq!(replay::decode(&twin).unwrap(), decoded.clone().compacted(), "{}", twin_path.display());
+        assert_eq!(replay::encode_to_vec(&decoded).unwrap(), twin, "upgrading {} gives its twin", path.display());
+    }
 }
 
 /// The replay codec's bytes, written by hand: this is the specification the
@@ -110,7 +139,31 @@ fn frozen_header(game: GameSpec) -> Vec<u8> {
         planner: PlannerInfo { name: "planner".into(), params: vec![("key".into(), "value".into())] },
         initial_hash: 0xDEAD_BEEF_CAFE,
     };
-    replay::encode_to_vec(&Replay { header, frames: Vec::new(), footer: None }).expect("encodes")
+    replay::encode_v1_to_vec(&Replay { header, frames: Vec::new(), footer: None }).expect("encodes")
+}
+
+/// Version 2 frames the same header bytes: magic, version 2, the header's
+/// length (u32), the bits per action, the header, and the xxh3-64 of all
+/// that.
+fn frozen_header_v2(game: GameSpec, action_bits: u8) -> Vec<u8> {
+    let version_1 = frozen_header(game.clone());
+    let header = &version_1[10..];
+    let mut expected = b"TICKBOT\x1a\x02\x00".to_vec();
+    expected.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    expected.push(action_bits);
+    expected.extend_from_slice(header);
+    let checksum = xxh3_64(&expected);
+    expected.extend_from_slice(&checksum.to_le_bytes());
+    let header = Header {
+        tickbot_version: "0.0.0-frozen".into(),
+        game,
+        seed: 7,
+        planner: PlannerInfo { name: "planner".into(), params: vec![("key".into(), "value".into())] },
+        initial_hash: 0xDEAD_BEEF_CAFE,
+    };
+    let encoded = replay::encode_to_vec(&Replay { header, frames: Vec::new(), footer: None }).expect("encodes");
+    assert_eq!(encoded, expected, "the version 2 framing of the header changed");
+    encoded
 }
 
 /// One small configuration per game, encoded, against its bytes written by
@@ -123,6 +176,14 @@ fn replay_header_bytes_are_frozen() {
     #[track_caller]
     fn check(game: GameSpec, expected_game: &Wire) {
         let name = game.name();
+        // Bits per action: 2 for four directions, 3 per tile for Pipes'
+        // turns (4 tiles: codes below 12, 4 bits), 18 for LOCM's codes.
+        let action_bits = match name {
+            "pipes" => 4,
+            "locm" => 18,
+            _ => 2,
+        };
+        frozen_header_v2(game.clone(), action_bits);
         assert_eq!(frozen_header(game), Wire::header(&expected_game.0), "{name}: the header bytes changed");
     }
 

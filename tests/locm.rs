@@ -531,7 +531,7 @@ fn the_bundled_evolved_drafter_plays_its_golden_replay() {
         [BattleBot::Greedy, BattleBot::Greedy],
     );
     let recorded = tickbot::replay::record::<LocmGame>(&config, 4, &mut bots).unwrap();
-    let golden = std::fs::read(repo_path("replays/locm-evolved-closetai-greedy-seed4.tbr")).unwrap();
+    let golden = std::fs::read(repo_path("replays/v2/locm-evolved-closetai-greedy-seed4.tbr")).unwrap();
     assert!(
         tickbot::replay::encode_to_vec(&recorded).unwrap() == golden,
         "the bundled genome no longer plays its golden replay: record it again (replays/README.md)"

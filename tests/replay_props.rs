@@ -1,8 +1,10 @@
 //! Record -> verify as properties over many seeds, and the decoder's
-//! behaviour on damaged input: a changed action is caught at its tick, a
-//! truncated file reports its last whole tick, no input bytes panic, hostile
-//! headers of every game are refused or replayed cleanly, and `replay show`
-//! reports an unplayable action as `replay verify` does.
+//! behaviour on damaged input, for both format versions: a changed action
+//! is caught at its tick (version 2: at most a block later), a truncated
+//! file reports its last whole tick (version 2: block), no input bytes
+//! panic, any damaged byte of a version 2 file is caught, hostile headers
+//! of every game are refused or replayed cleanly, and `replay show` reports
+//! an unplayable action as `replay verify` does.
 
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
@@ -11,9 +13,10 @@ use predicates::prelude::*;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use tempfile::TempDir;
+use tickbot::game::snake::Config;
 use tickbot::game::snake::SnakeGame;
 use tickbot::game::{Game, GameVisitor, Status};
-use tickbot::replay::{self, RenderError, Replay, ReplayError};
+use tickbot::replay::{self, BLOCK_TICKS, FrameHash, RenderError, Replay, ReplayError};
 
 use crate::golden::Wire;
 use crate::support::{chuyangliu, open_board, record_snake, replay_files, repo_path, tickbot};
@@ -39,30 +42,42 @@ proptest! {
 
     #[test]
     fn a_changed_action_is_reported_at_its_tick(seed in any::<u64>(), at in any::<prop::sample::Index>(), delta in 1u32..4) {
-        let mut recorded = record_snake(&chuyangliu(), seed);
+        // Every hash in full (version 1): the exact tick.
+        let mut recorded = record_snake_in_full(&chuyangliu(), seed);
         let index = at.index(recorded.frames.len());
         let frame = &mut recorded.frames[index];
         frame.action = (frame.action + delta) % 4;
         let divergence = replay::verify(&recorded).unwrap_err();
         prop_assert_eq!(divergence.tick, index as u32 + 1);
+        // 8-bit hashes between block ends (version 2): that tick, or with
+        // probability 1/256 per tick a later one, never past its block.
+        let compacted = recorded.compacted();
+        let divergence = replay::verify(&compacted).unwrap_err();
+        let block_end = (index as u32 / BLOCK_TICKS + 1) * BLOCK_TICKS;
+        prop_assert!((index as u32 + 1..=block_end).contains(&divergence.tick), "tick {} for a change at {}", divergence.tick, index + 1);
     }
 
     #[test]
     fn decoding_random_bytes_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..512)) {
         let _ = replay::decode(&bytes);
-        let mut with_magic = b"TICKBOT\x1a\x01\x00".to_vec();
-        with_magic.extend_from_slice(&bytes);
-        if let Ok(replay) = replay::decode_partial(&with_magic) {
-            let _ = replay::verify(&replay);
-            let _ = replay::render_each(&replay, &mut |_, _| ControlFlow::Continue(()));
+        for version in [b"\x01\x00", b"\x02\x00"] {
+            let mut with_magic = b"TICKBOT\x1a".to_vec();
+            with_magic.extend_from_slice(version);
+            with_magic.extend_from_slice(&bytes);
+            if let Ok(replay) = replay::decode_partial(&with_magic) {
+                let _ = replay::verify(&replay);
+                let _ = replay::render_each(&replay, &mut |_, _| ControlFlow::Continue(()));
+            }
         }
     }
 
     #[test]
     fn a_flipped_byte_after_the_header_never_verifies(seed in 0u64..50, at in any::<prop::sample::Index>(), mask in 1u8..=255) {
-        let recorded = record_snake(&open_board(5, 5), seed);
-        let bytes = replay::encode_to_vec(&recorded).unwrap();
-        let header_len = replay::encode_to_vec(&Replay { frames: Vec::new(), footer: None, ..recorded.clone() }).unwrap().len();
+        // Version 1: the header has no checksum, the frames are caught by
+        // decoding or verification.
+        let recorded = record_snake_in_full(&open_board(5, 5), seed);
+        let bytes = replay::encode_v1_to_vec(&recorded).unwrap();
+        let header_len = replay::encode_v1_to_vec(&Replay { frames: Vec::new(), footer: None, ..recorded.clone() }).unwrap().len();
         let mut damaged = bytes.clone();
         let index = header_len + at.index(damaged.len() - header_len);
         damaged[index] ^= mask;
@@ -70,15 +85,56 @@ proptest! {
             prop_assert!(replay::verify(&decoded).is_err(), "byte {index} ^ {mask:#x} still verifies");
         }
     }
+
+    /// Version 2: any byte at all, the header's included, and decoding
+    /// itself refuses the file.
+    #[test]
+    fn a_flipped_byte_anywhere_in_a_version_2_file_never_decodes(seed in 0u64..50, at in any::<prop::sample::Index>(), mask in 1u8..=255) {
+        let bytes = replay::encode_to_vec(&record_snake(&open_board(5, 5), seed)).unwrap();
+        let mut damaged = bytes.clone();
+        let index = at.index(damaged.len());
+        damaged[index] ^= mask;
+        prop_assert!(replay::decode(&damaged).is_err(), "byte {index} ^ {mask:#x} still decodes");
+    }
+}
+
+/// A recorded game with every hash in full, as version 1 stores it.
+fn record_snake_in_full(config: &Config, seed: u64) -> Replay {
+    let mut recorded = record_snake(config, seed);
+    let mut game = SnakeGame::new(config, seed);
+    for frame in &mut recorded.frames {
+        game.step(SnakeGame::action_from_code(frame.action).unwrap()).unwrap();
+        frame.hash = FrameHash::Full(game.state_hash());
+    }
+    recorded
+}
+
+/// Every header byte of a golden replay of each version 2 twin, flipped
+/// by every single bit: all are caught by decoding (version 1 headers let
+/// some through, which is why version 2 checksums them).
+#[test]
+fn every_single_bit_flip_of_a_version_2_header_is_caught() {
+    for path in replay_files(&repo_path("replays/v2")) {
+        let bytes = std::fs::read(&path).unwrap();
+        let decoded = replay::decode(&bytes).unwrap();
+        let header_len = replay::encode_to_vec(&Replay { frames: Vec::new(), footer: None, ..decoded }).unwrap().len();
+        for index in 0..header_len {
+            for bit in 0..8 {
+                let mut damaged = bytes.clone();
+                damaged[index] ^= 1 << bit;
+                assert!(replay::decode(&damaged).is_err(), "{}: byte {index} bit {bit}", path.display());
+            }
+        }
+    }
 }
 
 #[test]
 fn truncation_reports_the_last_whole_tick() {
-    let recorded = record_snake(&chuyangliu(), 11);
-    let bytes = replay::encode_to_vec(&recorded).unwrap();
+    let recorded = record_snake_in_full(&chuyangliu(), 11);
+    let bytes = replay::encode_v1_to_vec(&recorded).unwrap();
     let header_len = {
         let empty = Replay { frames: Vec::new(), footer: None, ..recorded.clone() };
-        replay::encode_to_vec(&empty).unwrap().len()
+        replay::encode_v1_to_vec(&empty).unwrap().len()
     };
     let mut previous_ticks = 0;
     for cut in header_len..bytes.len() {
@@ -97,6 +153,41 @@ fn truncation_reports_the_last_whole_tick() {
     for cut in 10..header_len {
         assert!(matches!(replay::decode(&bytes[..cut]), Err(ReplayError::TruncatedHeader)), "cut at {cut}");
     }
+}
+
+/// Version 2 cut at every byte: inside the header, "truncated in the
+/// header"; after it, the frames of every whole block (a multiple of 64
+/// ticks), the rest reported as truncated.
+#[test]
+fn truncation_of_a_version_2_file_keeps_every_whole_block() {
+    let recorded = record_snake(&chuyangliu(), 11);
+    assert!(recorded.frames.len() > 3 * BLOCK_TICKS as usize, "a game of several blocks");
+    let bytes = replay::encode_to_vec(&recorded).unwrap();
+    let header_len = {
+        let empty = Replay { frames: Vec::new(), footer: None, ..recorded.clone() };
+        replay::encode_to_vec(&empty).unwrap().len()
+    };
+    for cut in 10..header_len {
+        assert!(matches!(replay::decode(&bytes[..cut]), Err(ReplayError::TruncatedHeader)), "cut at {cut}");
+    }
+    let mut previous_ticks = 0;
+    for cut in header_len..bytes.len() {
+        match replay::decode(&bytes[..cut]) {
+            Err(ReplayError::Truncated { ticks }) => {
+                let partial = replay::decode_partial(&bytes[..cut]).unwrap();
+                assert_eq!(partial.frames.len() as u32, ticks);
+                assert_eq!(partial.frames[..], recorded.frames[..ticks as usize]);
+                let whole_blocks = ticks % BLOCK_TICKS == 0 || ticks == recorded.frames.len() as u32;
+                assert!(whole_blocks, "cut at {cut}: {ticks} ticks is not a whole number of blocks");
+                assert!(ticks >= previous_ticks, "cut at {cut}");
+                // The partial replay verifies as far as it goes.
+                assert_eq!(replay::verify(&partial).map(|reproduced| reproduced.ticks), Ok(ticks), "cut at {cut}");
+                previous_ticks = ticks;
+            }
+            other => panic!("cut at {cut} of {}: expected Truncated, got {other:?}", bytes.len()),
+        }
+    }
+    assert_eq!(previous_ticks, recorded.frames.len() as u32);
 }
 
 #[test]
@@ -142,14 +233,16 @@ fn golden_heads() -> &'static [GoldenHead] {
     static HEADS: OnceLock<Vec<GoldenHead>> = OnceLock::new();
     HEADS.get_or_init(|| {
         replay_files(&repo_path("replays"))
-            .iter()
-            .map(|path| {
-                let replay = replay::decode(&std::fs::read(path).unwrap()).unwrap();
+            .into_iter()
+            .map(|path| (std::fs::read(&path).unwrap(), path))
+            .filter(|(bytes, _)| replay::format_version(bytes).unwrap() == 1)
+            .map(|(bytes, path)| {
+                let replay = replay::decode(&bytes).unwrap();
                 let header_only = Replay { frames: Vec::new(), footer: None, ..replay.clone() };
-                let header_len = replay::encode_to_vec(&header_only).unwrap().len();
+                let header_len = replay::encode_v1_to_vec(&header_only).unwrap().len();
                 let frames = replay.frames.iter().take(KEPT_FRAMES).copied().collect();
                 let replay = Replay { frames, ..header_only };
-                let bytes = replay::encode_to_vec(&replay).unwrap();
+                let bytes = replay::encode_v1_to_vec(&replay).unwrap();
                 let name = path.file_name().unwrap().to_string_lossy().into_owned();
                 GoldenHead { name, bytes, header_len, replay }
             })
@@ -174,7 +267,10 @@ fn check_hostile(bytes: &[u8]) -> Result<Option<Result<replay::Reproduced, repla
     // ask of its start, work on any header that decodes.
     decoded.header.game.visit(Inspect);
     let verified = replay::verify(&decoded);
-    let again = replay::encode_to_vec(&decoded).unwrap();
+    let again = match replay::format_version(bytes).unwrap() {
+        1 => replay::encode_v1_to_vec(&decoded).unwrap(),
+        _ => replay::encode_to_vec(&decoded).unwrap(),
+    };
     prop_assert_eq!(&replay::decode_partial(&again).unwrap(), &decoded, "re-encoding changed the replay");
     prop_assert_eq!(&replay::verify(&decoded), &verified);
     let ticks = decoded.frames.len() as u32;
@@ -400,6 +496,10 @@ proptest! {
         hostile in prop::collection::vec(prop::bool::weighted(0.1), 10),
     ) {
         let mut bytes = Wire::header(&hostile_game(game, &numbers, &bytes, &hostile));
+        // The same header in version 2's framing, with a checksum that
+        // matches: the checksum guards against damage, not against a
+        // hostile writer, so validation must still refuse what it must.
+        check_hostile(&as_version_2(&bytes, numbers[0] as u8 % 33))?;
         bytes.extend_from_slice(golden_frames(GAMES[usize::from(game)]));
         if let Some(Err(divergence)) = check_hostile(&bytes)? {
             // The hand-written header cannot know its game's start hash; with
@@ -407,10 +507,23 @@ proptest! {
             if divergence.tick == 0 {
                 let mut decoded = replay::decode_partial(&bytes).unwrap();
                 decoded.header.initial_hash = divergence.actual;
-                check_hostile(&replay::encode_to_vec(&decoded).unwrap())?;
+                check_hostile(&replay::encode_v1_to_vec(&decoded).unwrap())?;
             }
         }
     }
+}
+
+/// A version 1 file's first bytes (magic, version, header) framed as
+/// version 2: the header's length, `action_bits`, the header, its checksum.
+fn as_version_2(version_1: &[u8], action_bits: u8) -> Vec<u8> {
+    let header = &version_1[10..];
+    let mut bytes = b"TICKBOT\x1a\x02\x00".to_vec();
+    bytes.extend_from_slice(&(header.len() as u32).to_le_bytes());
+    bytes.push(action_bits);
+    bytes.extend_from_slice(header);
+    let checksum = xxhash_rust::xxh3::xxh3_64(&bytes);
+    bytes.extend_from_slice(&checksum.to_le_bytes());
+    bytes
 }
 
 /// The largest boards the wire can describe, with a few bytes of tiles: each
@@ -435,11 +548,12 @@ fn headers_of_huge_boards_are_refused() {
 }
 
 /// `replay show` through the binary on a replay whose action at one tick
-/// cannot be played there (illegal at that point, or a code no action has):
-/// `--tick` at or after it and `--all` both exit 1, as `replay verify` does,
-/// and `--all` prints every board up to that tick first.
+/// cannot be played there: an action illegal at that point is a divergence
+/// (exit 1), a code that stands for no action is a damaged file (exit 3),
+/// for `--tick` at or after it and for `--all` alike, as `replay verify`
+/// says; `--all` prints every board up to that tick first.
 #[test]
-fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
+fn show_reports_an_unplayable_action_as_verify_does_whichever_tick_is_asked() {
     let dir = TempDir::new().unwrap();
     let golden = replay::decode(&std::fs::read(repo_path("replays/slide-writeup-astar.tbr")).unwrap()).unwrap();
     // The first tick where some other move of the blank would leave the board.
@@ -454,10 +568,12 @@ fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
         })
         .expect("a corner the blank cannot leave through");
     let tick = index as u32 + 1;
-    for (name, code) in [("illegal.tbr", illegal), ("unknown.tbr", 99)] {
+    // Version 1 stores any code; version 2 packs slide's four codes in two
+    // bits, so it cannot even write a fifth.
+    for (name, code, exit) in [("illegal.tbr", illegal, 1), ("unknown.tbr", 99, 3)] {
         let mut damaged = golden.clone();
         damaged.frames[index].action = code;
-        std::fs::write(dir.path().join(name), replay::encode_to_vec(&damaged).unwrap()).unwrap();
+        std::fs::write(dir.path().join(name), replay::encode_v1_to_vec(&damaged).unwrap()).unwrap();
         let before = replay::render_at(&damaged, tick - 1).unwrap();
         let why =
             if code == 99 { "action code 99 is not a slide action".to_string() } else { format!("at tick {tick}") };
@@ -465,7 +581,7 @@ fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
             tickbot(dir.path())
                 .args(["replay", "show", name, "--tick", &tick])
                 .assert()
-                .code(1)
+                .code(exit)
                 .stderr(predicate::str::contains(&why));
         }
         tickbot(dir.path())
@@ -476,14 +592,71 @@ fn show_reports_an_unplayable_action_as_a_divergence_whichever_tick_is_asked() {
         tickbot(dir.path())
             .args(["replay", "show", name, "--all"])
             .assert()
-            .code(1)
+            .code(exit)
             .stdout(predicate::str::ends_with(before))
             .stderr(predicate::str::contains(&why));
-        tickbot(dir.path()).args(["replay", "verify", name]).assert().code(1);
+        tickbot(dir.path()).args(["replay", "verify", name]).assert().code(exit);
     }
+    // Version 2: a 3x3 Pipes board has 27 codes in 5 bits; 31 is none.
+    let mut pipes = replay::decode(&std::fs::read(repo_path("replays/v2/pipes-3x3-flat-dfs.tbr")).unwrap()).unwrap();
+    pipes.frames[0].action = 31;
+    std::fs::write(dir.path().join("pipes.tbr"), replay::encode_to_vec(&pipes).unwrap()).unwrap();
+    let actual = format!("{:016x}", pipes.header.initial_hash);
+    tickbot(dir.path()).args(["replay", "show", "pipes.tbr", "--tick", "1"]).assert().code(3).stderr(
+        predicate::str::contains("action code 31 is not a pipes action").and(predicate::str::contains(&actual)),
+    );
+    tickbot(dir.path())
+        .args(["replay", "verify", "pipes.tbr"])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("INVALID"));
     tickbot(dir.path())
         .args(["replay", "show", "--help"])
         .assert()
         .success()
         .stdout(predicate::str::contains("for `--tick` at or after that tick and for `--all`"));
+}
+
+/// `replay upgrade` on a directory: a version 1 file becomes its version 2
+/// twin (smaller, verifying), a version 2 file and a truncated version 1
+/// file are left exactly as they were, each said so, and no `.part` file
+/// stays behind. `replay stats` then counts the same ticks in fewer bytes.
+#[test]
+fn upgrade_rewrites_version_1_files_in_place_and_leaves_the_rest() {
+    let dir = TempDir::new().unwrap();
+    let old = std::fs::read(repo_path("replays/snake-7.tbr")).unwrap();
+    let twin = std::fs::read(repo_path("replays/v2/snake-7.tbr")).unwrap();
+    let current = std::fs::read(repo_path("replays/v2/slide-writeup-astar.tbr")).unwrap();
+    let cut = &old[..old.len() - 30];
+    std::fs::write(dir.path().join("old.tbr"), &old).unwrap();
+    std::fs::write(dir.path().join("current.tbr"), &current).unwrap();
+    std::fs::write(dir.path().join("cut.tbr"), cut).unwrap();
+    tickbot(dir.path())
+        .args(["replay", "stats", "old.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("snake  version 1: 1 files, 4012 ticks, {} bytes", old.len())));
+    tickbot(dir.path()).args(["replay", "upgrade", "."]).assert().code(3).stdout(
+        predicate::str::contains(format!("upgraded  ./old.tbr: {} -> {} bytes", old.len(), twin.len()))
+            .and(predicate::str::contains("skipped   ./current.tbr: already format version 2"))
+            .and(predicate::str::contains("NOT DONE  ./cut.tbr: truncated")),
+    );
+    let upgraded = std::fs::read(dir.path().join("old.tbr")).unwrap();
+    assert_eq!(upgraded, twin);
+    assert!(upgraded.len() < old.len());
+    assert_eq!(std::fs::read(dir.path().join("current.tbr")).unwrap(), current);
+    assert_eq!(std::fs::read(dir.path().join("cut.tbr")).unwrap(), cut);
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    tickbot(dir.path()).args(["replay", "verify", "old.tbr", "current.tbr"]).assert().success();
+    tickbot(dir.path())
+        .args(["replay", "stats", "old.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("snake  version 2: 1 files, 4012 ticks, {} bytes", twin.len())));
+    tickbot(dir.path())
+        .args(["replay", "upgrade", "old.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("skipped   old.tbr: already format version 2"));
 }

@@ -9,12 +9,13 @@ use clap::Args;
 pub const EXIT_CODES: &str = "\
 Exit codes:
   0    success (for `replay verify`: every replay reproduced exactly)
-  1    `replay verify`/`show`: a replay diverged (an action that is illegal or stands
-       for no action, or a state hash that differs, at some tick; `show` says so
+  1    `replay verify`/`show`: a replay diverged (an action that is illegal where it
+       was recorded, or a state hash that differs, at some tick; `show` says so
        for `--tick` at or after that tick and for `--all`)
   2    bad command line or bad input (an unreadable or invalid map, a missing file, ...)
-  3    `replay verify`/`show`: a file is not a valid replay (foreign, truncated,
-       unsupported format version, corrupt); 1 takes precedence when both occur
+  3    `replay verify`/`show`/`upgrade`: a file is not a valid replay (foreign, truncated,
+       unsupported format version, corrupt or damaged, or an action code that stands
+       for no action); 1 takes precedence when both occur
   4    runtime failure (cannot write replays, results or logs)
   130  interrupted (Ctrl-C or SIGTERM): finished work is kept and reported;
        a second Ctrl-C ends at once

@@ -153,6 +153,25 @@ pub enum ReplayCommand {
         #[arg(long)]
         all: bool,
     },
+    /// Rewrite format version 1 replays as version 2 (about 7 times smaller,
+    /// every byte checksummed), in place and atomically; each new file is
+    /// verified before it replaces the old one. Version 2 files are skipped.
+    /// Directories are searched recursively for *.tbr files.
+    #[command(after_help = EXIT_CODES)]
+    Upgrade {
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+    },
+    /// Sum the sizes and ticks of replays per game and format version, and
+    /// print the bytes per tick. Directories are searched recursively.
+    #[command(after_help = EXIT_CODES)]
+    Stats {
+        #[arg(required = true, value_name = "FILE|DIR")]
+        paths: Vec<PathBuf>,
+        /// Print one JSON line per game and version instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print one JSON line per tick: the tick, the action that led to it (text and
     /// code), the state hash, the status, and with --states the game's own state.
     /// Stops with exit 1 at a tick that does not reproduce.

@@ -73,6 +73,11 @@ pub trait Game: Clone + Send + 'static {
     /// The inverse of [`Game::action_code`]; `None` for a code no action has.
     fn action_from_code(code: u32) -> Option<Self::Action>;
 
+    /// Every action code of a game on `config` is below this bound (codes
+    /// below it may still stand for no action). Replays of format version 2
+    /// store each action in the fewest bits that hold every code below it.
+    fn action_code_bound(config: &Self::Config) -> u32;
+
     /// Wraps `config` for a replay header.
     fn spec(config: &Self::Config) -> GameSpec;
 

@@ -1,31 +1,28 @@
 //! Reading and writing replay files: the durable writer (temporary file,
-//! sync, rename) and the decoder that never panics on any input bytes.
+//! sync, rename), and the decoder of every format version, which never
+//! panics on any input bytes and never allocates more than the input's size
+//! calls for.
 
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::replay::codec::{self, CodecError};
-use crate::replay::format::{FORMAT_VERSION, Footer, Frame, Header, MAGIC, Record, Replay};
+pub use crate::replay::error::ReplayError;
+use crate::replay::format::{Footer, Frame, Header, MAGIC, Replay};
+use crate::replay::{v1, v2};
 
-/// Why a file is not a usable replay.
-#[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
-    #[error("cannot read: {0}")]
-    Io(#[from] io::Error),
-    #[error("not a tickbot replay (no magic number)")]
-    NotAReplay,
-    #[error("unsupported replay format version {found} (this tickbot reads version {FORMAT_VERSION})")]
-    UnsupportedVersion { found: u16 },
-    #[error("truncated: ends inside the header")]
-    TruncatedHeader,
-    #[error("truncated: ends after tick {ticks}, no footer")]
-    Truncated { ticks: u32 },
-    #[error("corrupt at byte {offset}: {detail}")]
-    Corrupt { offset: usize, detail: String },
+/// The format version of a replay file, from its first ten bytes.
+pub fn format_version(bytes: &[u8]) -> Result<u16, ReplayError> {
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(ReplayError::NotAReplay);
+    }
+    let Some(&[low, high]) = bytes.get(MAGIC.len()..MAGIC.len() + 2) else {
+        return Err(ReplayError::TruncatedHeader);
+    };
+    Ok(u16::from_le_bytes([low, high]))
 }
 
-/// Decodes a whole replay. A file cut short returns
+/// Decodes a whole replay of any version. A file cut short returns
 /// [`ReplayError::Truncated`]; use [`decode_partial`] to get its frames.
 pub fn decode(bytes: &[u8]) -> Result<Replay, ReplayError> {
     let replay = decode_partial(bytes)?;
@@ -36,105 +33,66 @@ pub fn decode(bytes: &[u8]) -> Result<Replay, ReplayError> {
 }
 
 /// Decodes as much as is whole: a file cut short by a crash yields its
-/// header and every complete frame, with `footer: None`.
+/// header and every complete frame (version 1) or block (version 2), with
+/// `footer: None`.
 pub fn decode_partial(bytes: &[u8]) -> Result<Replay, ReplayError> {
-    let prefix_len = MAGIC.len() + 2;
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        return Err(ReplayError::NotAReplay);
+    match format_version(bytes)? {
+        v1::VERSION => v1::decode_partial(bytes),
+        v2::VERSION => v2::decode_partial(bytes),
+        found => Err(ReplayError::UnsupportedVersion { found }),
     }
-    let Some(version) = bytes.get(MAGIC.len()..prefix_len) else {
-        return Err(ReplayError::TruncatedHeader);
-    };
-    let version = u16::from_le_bytes([version[0], version[1]]);
-    if version != FORMAT_VERSION {
-        return Err(ReplayError::UnsupportedVersion { found: version });
-    }
-    let mut offset = prefix_len;
-    let header: Header = match codec::decode_from(&bytes[offset..]) {
-        Ok((header, used)) => {
-            offset += used;
-            header
-        }
-        Err(CodecError::UnexpectedEnd) => return Err(ReplayError::TruncatedHeader),
-        Err(error) => return Err(ReplayError::Corrupt { offset, detail: format!("header: {error}") }),
-    };
-    let mut frames = Vec::new();
-    while offset < bytes.len() {
-        match codec::decode_from::<Record>(&bytes[offset..]) {
-            Ok((Record::Frame(frame), used)) => {
-                offset += used;
-                frames.push(frame);
-            }
-            Ok((Record::Footer(footer), used)) => {
-                offset += used;
-                if offset != bytes.len() {
-                    let detail = format!("{} bytes after the footer", bytes.len() - offset);
-                    return Err(ReplayError::Corrupt { offset, detail });
-                }
-                return Ok(Replay { header, frames, footer: Some(footer) });
-            }
-            Err(CodecError::UnexpectedEnd) => break,
-            Err(error) => {
-                let detail = format!("record after tick {}: {error}", frames.len());
-                return Err(ReplayError::Corrupt { offset, detail });
-            }
-        }
-    }
-    Ok(Replay { header, frames, footer: None })
 }
 
-/// Writes a replay record by record onto any writer.
+/// Writes a replay in the current format version, frame by frame, onto any
+/// writer. Frames are given with their full hashes (or, re-encoding a
+/// decoded replay, as they were decoded); the writer keeps what the format
+/// stores.
 #[derive(Debug)]
 pub struct ReplayWriter<W: Write> {
-    out: W,
-    ticks: u32,
+    blocks: v2::BlockWriter<W>,
 }
 
 impl<W: Write> ReplayWriter<W> {
     /// Writes the magic number, the version and `header`.
-    pub fn new(mut out: W, header: &Header) -> io::Result<ReplayWriter<W>> {
-        out.write_all(&MAGIC)?;
-        out.write_all(&FORMAT_VERSION.to_le_bytes())?;
-        encode(header, &mut out)?;
-        Ok(ReplayWriter { out, ticks: 0 })
+    pub fn new(out: W, header: &Header) -> io::Result<ReplayWriter<W>> {
+        Ok(ReplayWriter { blocks: v2::BlockWriter::new(out, header)? })
     }
 
     pub(crate) fn frame(&mut self, frame: Frame) -> io::Result<()> {
-        self.ticks += 1;
-        encode(&Record::Frame(frame), &mut self.out)
+        self.blocks.frame(frame)
     }
 
     /// Writes the footer and hands back the writer.
-    pub(crate) fn finish(mut self, footer: Footer) -> io::Result<W> {
-        encode(&Record::Footer(footer), &mut self.out)?;
-        self.out.flush()?;
-        Ok(self.out)
+    pub(crate) fn finish(self, footer: &Footer) -> io::Result<W> {
+        self.blocks.finish(footer)
     }
 }
 
-fn encode<T: serde::Serialize>(value: &T, out: &mut impl Write) -> io::Result<()> {
-    codec::encode_into(value, out).map_err(|error| match error {
-        CodecError::Io(error) => error,
-        other => io::Error::other(other.to_string()),
-    })
-}
-
-/// Encodes a whole replay in memory (tests, tools).
+/// Encodes a whole replay in memory in the current format version (tests,
+/// tools, `replay upgrade`).
 pub fn encode_to_vec(replay: &Replay) -> io::Result<Vec<u8>> {
-    let mut writer = ReplayWriter::new(Vec::new(), &replay.header)?;
+    let mut writer = v2::BlockWriter::new(Vec::new(), &replay.header)?;
     for &frame in &replay.frames {
         writer.frame(frame)?;
     }
     match &replay.footer {
-        Some(footer) => writer.finish(footer.clone()),
-        None => Ok(writer.out),
+        Some(footer) => writer.finish(footer),
+        None => writer.finish_without_footer(),
     }
+}
+
+/// Encodes a whole replay in memory as format version 1, which needs every
+/// frame's full hash (a replay decoded from version 1 has them).
+pub fn encode_v1_to_vec(replay: &Replay) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    v1::encode(replay, &mut bytes)?;
+    Ok(bytes)
 }
 
 /// A replay being written to disk. It lives at `<path>.part` until
 /// [`ReplayFile::finish`] syncs it and renames it to `path`, so a finished
 /// name always holds a complete replay, and a crash leaves a `.part` file
-/// that still decodes up to its last whole frame.
+/// that still decodes up to its last whole block.
 #[derive(Debug)]
 pub struct ReplayFile {
     writer: ReplayWriter<BufWriter<File>>,
@@ -163,19 +121,33 @@ impl ReplayFile {
 
     /// Writes the footer, syncs the data, and moves the file into place.
     pub(crate) fn finish(self, footer: Footer) -> io::Result<PathBuf> {
-        let file = self.writer.finish(footer)?.into_inner().map_err(|error| error.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        fs::rename(&self.part_path, &self.path)?;
-        if let Some(parent) = self.path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-            // Persist the rename itself; not every platform can open a
-            // directory, and the data is already safe, so failure is fine.
-            if let Ok(dir) = File::open(parent) {
-                let _ = dir.sync_all();
-            }
-        }
+        let file = self.writer.finish(&footer)?.into_inner().map_err(|error| error.into_error())?;
+        finish_file(file, &self.part_path, &self.path)?;
         Ok(self.path)
     }
+}
+
+/// Writes `bytes` to `path` durably: to `<path>.part`, synced, then renamed
+/// over `path`, so `path` holds either its old content or all of `bytes`.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let part_path = part_path(path);
+    let mut file = File::create(&part_path)?;
+    file.write_all(bytes)?;
+    finish_file(file, &part_path, path)
+}
+
+fn finish_file(file: File, part_path: &Path, path: &Path) -> io::Result<()> {
+    file.sync_all()?;
+    drop(file);
+    fs::rename(part_path, path)?;
+    if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+        // Persist the rename itself; not every platform can open a
+        // directory, and the data is already safe, so failure is fine.
+        if let Ok(dir) = File::open(parent) {
+            let _ = dir.sync_all();
+        }
+    }
+    Ok(())
 }
 
 /// Where a replay is written before it is complete.

@@ -1,13 +1,19 @@
-//! Binary replays: the format, the codec, durable writing, decoding and
-//! verification. See `format.rs` for the layout.
+//! Binary replays: the format, the codec, durable writing, decoding of every
+//! format version, and verification. See `format.rs` for the layouts.
 
 pub mod codec;
+mod error;
 pub mod format;
 pub mod io;
 pub mod record;
+mod v1;
+mod v2;
 pub mod verify;
 
-pub use format::{FORMAT_VERSION, Footer, Frame, Header, PlannerInfo, Replay};
-pub use io::{ReplayError, ReplayFile, ReplayWriter, decode, decode_partial, encode_to_vec};
+pub use format::{BLOCK_TICKS, FORMAT_VERSION, Footer, Frame, FrameHash, Header, PlannerInfo, Replay};
+pub use io::{
+    ReplayError, ReplayFile, ReplayWriter, decode, decode_partial, encode_to_vec, encode_v1_to_vec, format_version,
+    write_atomically,
+};
 pub use record::record;
-pub use verify::{Divergence, RenderError, Reproduced, render_at, render_each, verify};
+pub use verify::{Divergence, DivergenceKind, RenderError, Reproduced, render_at, render_each, verify};

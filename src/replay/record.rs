@@ -3,7 +3,7 @@
 
 use crate::game::Game;
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
-use crate::replay::format::{Footer, Frame, Header, PlannerInfo, Replay};
+use crate::replay::format::{Footer, Frame, FrameHash, Header, PlannerInfo, Replay};
 
 impl Header {
     /// The header of a game of `G` on `config` from `seed`, played by `planner`.
@@ -19,7 +19,8 @@ impl Header {
 }
 
 /// Plays one game of `G` on `config` from `seed` with `planner` (a fresh one:
-/// see [`Planner`]) to its end, without a time limit, and returns its replay.
+/// see [`Planner`]) to its end, without a time limit, and returns its replay
+/// as the current format version stores it (see [`Replay::compacted`]).
 pub fn record<G: Game>(
     config: &G::Config,
     seed: u64,
@@ -29,8 +30,8 @@ pub fn record<G: Game>(
     let mut game = G::new(config, seed);
     let mut frames = Vec::new();
     let outcome = play_to_end(&mut game, planner, &Budget::unlimited(), |action, game| {
-        frames.push(Frame { action: G::action_code(action), hash: game.state_hash() });
+        frames.push(Frame { action: G::action_code(action), hash: FrameHash::Full(game.state_hash()) });
     })?;
     let footer = Footer { outcome, ticks: game.tick(), final_hash: game.state_hash() };
-    Ok(Replay { header, frames, footer: Some(footer) })
+    Ok(Replay { header, frames, footer: Some(footer) }.compacted())
 }

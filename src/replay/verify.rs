@@ -1,11 +1,13 @@
 //! Re-simulating a replay: rebuild the game from its header, play every
 //! recorded action, and compare each tick's state hash with the recorded one.
-//! Also renders the board at a chosen tick for `replay show`.
+//! Also renders the board at a chosen tick for `replay show`. A tick whose
+//! recorded hash is short (format version 2) is checked on its 8 bits; a
+//! divergence report then also names the last tick whose full hash matched.
 
 use std::ops::ControlFlow;
 
 use crate::game::{Game, GameVisitor, Outcome, OutcomeKind, Status};
-use crate::replay::format::{Frame, Replay};
+use crate::replay::format::{Frame, FrameHash, Replay};
 
 /// A replay that reproduced exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,17 +18,37 @@ pub struct Reproduced {
 
 /// The first point where re-simulation and the recording disagree.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("diverges at tick {tick}: {detail} (action {action}, expected hash {expected:016x}, actual {actual:016x})")]
+#[error("diverges at tick {tick}: {detail} (action {action}, expected hash {expected}, actual {actual:016x})")]
 pub struct Divergence {
     /// The tick whose result differs; 0 for the initial state or the footer
     /// of an empty replay.
     pub tick: u32,
+    /// What disagrees: the state, the legality of the action, or an action
+    /// code that stands for no action at all.
+    pub kind: DivergenceKind,
     /// The recorded action at that tick, as the game names it (or its raw
     /// code if the game has no such action); `-` where no action applies.
     pub action: String,
-    pub expected: u64,
+    /// The recorded hash: in full, or (format version 2 between block
+    /// ends) its low 8 bits.
+    pub expected: FrameHash,
+    /// The state hash re-simulation computed, in full.
     pub actual: u64,
     pub detail: String,
+}
+
+/// What kind of disagreement a [`Divergence`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DivergenceKind {
+    /// The state (or the footer) differs from the recording: the game no
+    /// longer plays as it did.
+    State,
+    /// The recorded action is an action of the game but not legal where it
+    /// was recorded: the game no longer plays as it did.
+    IllegalAction,
+    /// The recorded action code stands for no action of the game: the file
+    /// is damaged (or was written by something else), not the game.
+    UnknownAction,
 }
 
 /// Re-simulates `replay`. A replay without a footer is checked as far as it
@@ -47,19 +69,31 @@ impl GameVisitor for Verifier<'_> {
         let mut game = G::new(config, replay.header.seed);
         let mut last_hash = game.state_hash();
         let diverge = |tick, action: String, expected, actual, detail: String| {
-            Err(Divergence { tick, action, expected, actual, detail })
+            Err(Divergence { tick, kind: DivergenceKind::State, action, expected, actual, detail })
         };
         if last_hash != replay.header.initial_hash {
             let detail = "the initial state differs".to_string();
-            return diverge(0, "-".into(), replay.header.initial_hash, last_hash, detail);
+            return diverge(0, "-".into(), FrameHash::Full(replay.header.initial_hash), last_hash, detail);
         }
+        // The last tick whose full hash matched: where a short hash misses a
+        // divergence, the state is known good up to here.
+        let mut known_good = 0;
         for (index, frame) in replay.frames.iter().enumerate() {
             let tick = index as u32 + 1;
-            let action = play_frame(&mut game, tick, frame)?;
+            let action = play_frame(&mut game, G::action_code_bound(config), tick, frame)?;
             let hash = game.state_hash();
-            if hash != frame.hash {
-                let detail = "state hash differs".to_string();
+            if !frame.hash.matches(hash) {
+                let detail = match frame.hash {
+                    FrameHash::Full(_) => "state hash differs".to_string(),
+                    FrameHash::Short(_) => format!(
+                        "state hash differs in its recorded 8 bits (the state matched in full after tick {known_good}; \
+                         it diverged after that, most likely at this tick)"
+                    ),
+                };
                 return diverge(tick, action.to_string(), frame.hash, hash, detail);
+            }
+            if let FrameHash::Full(_) = frame.hash {
+                known_good = tick;
             }
             last_hash = hash;
         }
@@ -72,7 +106,8 @@ impl GameVisitor for Verifier<'_> {
             };
             return Ok(Reproduced { ticks, outcome });
         };
-        let mismatch = |detail: String| diverge(ticks, "-".into(), footer.final_hash, last_hash, detail);
+        let mismatch =
+            |detail: String| diverge(ticks, "-".into(), FrameHash::Full(footer.final_hash), last_hash, detail);
         if footer.ticks != ticks {
             return mismatch(format!("the footer says {} ticks but the replay has {ticks}", footer.ticks));
         }
@@ -95,22 +130,27 @@ impl GameVisitor for Verifier<'_> {
 }
 
 /// Plays `frame`'s action on `game` as tick `tick`; a code that stands for
-/// no action, or an action that is illegal now, is a divergence at `tick`
-/// (the state is left as it was, and its hash is the "actual" one).
-fn play_frame<G: Game>(game: &mut G, tick: u32, frame: &Frame) -> Result<G::Action, Divergence> {
-    let diverge = |game: &G, action: String, detail: String| Divergence {
+/// no action (or is not below `bound`, the game's
+/// [`Game::action_code_bound`] for its configuration), or an action that is
+/// illegal now, is a divergence at `tick`
+/// (the state is left as it was, and its hash, the one before the tick, is
+/// the "actual" one).
+fn play_frame<G: Game>(game: &mut G, bound: u32, tick: u32, frame: &Frame) -> Result<G::Action, Divergence> {
+    let diverge = |game: &G, kind, action: String, detail: String| Divergence {
         tick,
+        kind,
         action,
         expected: frame.hash,
         actual: game.state_hash(),
         detail,
     };
-    let Some(action) = G::action_from_code(frame.action) else {
-        let detail = format!("action code {} is not a {} action", frame.action, G::NAME);
-        return Err(diverge(game, format!("#{}", frame.action), detail));
+    let action = G::action_from_code(frame.action).filter(|_| frame.action < bound);
+    let Some(action) = action else {
+        let detail = format!("action code {} is not a {} action: the file is damaged", frame.action, G::NAME);
+        return Err(diverge(game, DivergenceKind::UnknownAction, format!("#{}", frame.action), detail));
     };
     if let Err(illegal) = game.step(action) {
-        return Err(diverge(game, action.to_string(), illegal.to_string()));
+        return Err(diverge(game, DivergenceKind::IllegalAction, action.to_string(), illegal.to_string()));
     }
     Ok(action)
 }
@@ -170,12 +210,13 @@ impl GameVisitor for Renderer<'_> {
     fn visit<G: Game>(self, config: &G::Config) -> Self::Output {
         let Renderer { replay, last, sink } = self;
         let mut game = G::new(config, replay.header.seed);
+        let bound = G::action_code_bound(config);
         if sink(0, game.render()).is_break() {
             return Ok(());
         }
         for (index, frame) in replay.frames.iter().enumerate().take(last as usize) {
             let tick = index as u32 + 1;
-            play_frame(&mut game, tick, frame)?;
+            play_frame(&mut game, bound, tick, frame)?;
             if sink(tick, game.render()).is_break() {
                 break;
             }

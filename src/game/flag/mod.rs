@@ -619,6 +619,11 @@ impl Game for FlagGame {
         Dir::from_code(u8::try_from(code).ok()?)
     }
 
+    /// Four directions: codes 0 to 3.
+    fn action_code_bound(_config: &Config) -> u32 {
+        Dir::ALL.len() as u32
+    }
+
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Flag(config.clone())
     }

@@ -521,6 +521,11 @@ impl Game for LocmGame {
         }
     }
 
+    /// The highest kind (3, use an item) with the highest instance and target.
+    fn action_code_bound(_config: &Config) -> u32 {
+        (3 << 16 | (battle::MAX_INSTANCE as u32) << 8 | battle::MAX_INSTANCE as u32) + 1
+    }
+
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Locm(config.clone())
     }

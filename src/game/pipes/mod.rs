@@ -702,6 +702,11 @@ impl Game for PipesGame {
         Some(Rotate { tile: code / 3, turn: Turn::from_code(code % 3)? })
     }
 
+    /// Three turns of each tile: `tile * 3 + turn`.
+    fn action_code_bound(config: &Config) -> u32 {
+        (config.grid().n_tiles() as u32).saturating_mul(3)
+    }
+
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Pipes(config.clone())
     }

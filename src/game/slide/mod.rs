@@ -652,6 +652,11 @@ impl Game for SlideGame {
         Dir::ALL.get(usize::try_from(code).ok()?).copied()
     }
 
+    /// Four directions of the blank: codes 0 to 3.
+    fn action_code_bound(_config: &Config) -> u32 {
+        Dir::ALL.len() as u32
+    }
+
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Slide(config.clone())
     }

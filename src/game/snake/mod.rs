@@ -699,6 +699,11 @@ impl Game for SnakeGame {
         Dir::ALL.get(usize::try_from(code).ok()?).copied()
     }
 
+    /// Four directions: codes 0 to 3.
+    fn action_code_bound(_config: &Config) -> u32 {
+        Dir::ALL.len() as u32
+    }
+
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Snake(config.clone())
     }
