@@ -583,7 +583,8 @@ impl Cycle {
 
     fn decide(&mut self, game: &SnakeGame, sense: usize) -> (Dir, PlanStats) {
         let head = game.head();
-        let stats = |kind, nodes, plan_len: usize| PlanStats { kind, nodes, plan_len: plan_len as u32, distinct: None };
+        let stats =
+            |kind, nodes, plan_len: usize| PlanStats { kind, nodes, plan_len: plan_len as u32, ..PlanStats::default() };
         let moves = self.tiling.as_ref().expect("block mode has a tiling").moves[sense][usize::from(head)];
 
         if self.following_tree {
@@ -682,7 +683,7 @@ impl Cycle {
         self.plan_next = 0;
         let (next, len) = (self.plan[0], self.plan.len());
         self.advance_plan();
-        (self.dir_to(head, next), PlanStats { kind, nodes: self.nodes, plan_len: len as u32, distinct: None })
+        (self.dir_to(head, next), PlanStats { kind, nodes: self.nodes, plan_len: len as u32, ..PlanStats::default() })
     }
 
     fn advance_plan(&mut self) {

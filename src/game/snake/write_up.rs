@@ -328,7 +328,10 @@ impl Planner<SnakeGame> for WriteUp {
             // The program stops here; every move loses, so play the first legal one.
             None => (MOV.into_iter().find(|&dir| game.is_legal(dir)).unwrap_or(game.heading()), "none"),
         };
-        Ok(Decision { action, planned: Some(PlanStats { kind, nodes: self.nodes, plan_len: 1, distinct: None }) })
+        Ok(Decision {
+            action,
+            planned: Some(PlanStats { kind, nodes: self.nodes, plan_len: 1, ..PlanStats::default() }),
+        })
     }
 }
 
