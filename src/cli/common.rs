@@ -3,8 +3,11 @@
 //! per-game files, which use it; uses nothing of theirs.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Args;
+
+use tickbot::session::spec::{ByteSize, ReplayPolicy, parse_duration};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -38,29 +41,44 @@ pub struct PlayArgs {
     pub move_budget_ms: u64,
 }
 
-/// The options of `tickbot run` that every game shares.
+/// The options of `tickbot run`: each overrides the session file's setting
+/// of the same name (see the README's session file section).
 #[derive(Debug, Args)]
 pub struct RunOptions {
-    /// Number of games to play.
-    #[arg(long, global = true, default_value_t = 20)]
-    pub games: u64,
-    /// Master seed; game i plays with a seed derived from (seed, i).
-    #[arg(long, global = true, default_value_t = 1)]
-    pub seed: u64,
+    /// Games to play over all entries (the first ones of the session's order).
+    /// Default: what the session file says; 20 for `run GAME`.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// Stop starting games after this long (8h, 90m, 1h30m, 45s); running games
+    /// finish. With --games, whichever comes first.
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Master seed; game i of entry e plays with a seed derived from (seed, e, i).
+    /// Default: 1.
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
     /// Games played at once. Default: the number of cores.
     #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// Output directory: replays go to DIR/replays/, results to DIR/results.jsonl.
-    /// It must not hold an earlier run's results (see --overwrite).
-    #[arg(long, global = true, default_value = "out", value_name = "DIR")]
-    pub out: PathBuf,
-    /// Start over in an --out that holds an earlier run: delete its results.jsonl
-    /// and replays/ first.
+    /// Output directory: DIR/results.jsonl, DIR/manifest.json, DIR/replays/.
+    /// It must not hold an earlier session (see --resume and --overwrite). Default: out.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Start over in an --out that holds an earlier session: delete its
+    /// results.jsonl, manifest.json and replays/ first.
     #[arg(long, global = true)]
     pub overwrite: bool,
-    /// Longest time one planner call may take before its game is aborted.
-    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS", env = "TICKBOT_MOVE_BUDGET_MS")]
-    pub move_budget_ms: u64,
+    /// Longest time one planner call may take; a planner over it ends its game
+    /// as `timeout`. Default: 10000.
+    #[arg(long, global = true, value_name = "MS", env = "TICKBOT_MOVE_BUDGET_MS")]
+    pub move_budget_ms: Option<u64>,
+    /// Which games keep their replay: all, failures (every outcome but won),
+    /// none, or sample=SHARE (e.g. sample=0.01, the same games every time).
+    #[arg(long, global = true, value_name = "POLICY")]
+    pub replays: Option<ReplayPolicy>,
+    /// Keep no more replays once they take this much space (500MB, 2GiB); results go on.
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub disk_budget: Option<ByteSize>,
 }
 
 /// The largest board side any game accepts on the command line; each game
