@@ -191,7 +191,7 @@ pub fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Fa
             Ok(args.config()?.0)
         })
         .exit_code(Exit::BadInput)?;
-    Ok(GameEntry::<FlagGame, _>::new(levels, move |level: &flag::Config| args.planner.planner(level)))
+    Ok(GameEntry::<FlagGame, _>::player(levels, move |level: &flag::Config| args.planner.planner(level)))
 }
 
 #[derive(Debug, Args)]

@@ -184,7 +184,7 @@ pub fn entry(seats: LocmSeats, levels: &Levels) -> anyhow::Result<Arc<dyn EntryP
         rules.config()
     })?;
     let bots = seats.bots(levels[0].1.table().len())?;
-    Ok(GameEntry::<LocmGame, _>::new(levels, move |_: &Config| bots.clone()))
+    Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
 }
 
 pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {

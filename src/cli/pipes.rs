@@ -178,7 +178,7 @@ pub fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPl
         args.config()
     })?;
     let (kind, max_states) = (args.planner, args.max_states);
-    Ok(GameEntry::<PipesGame, _>::new(levels, move |_: &pipes::Config| kind.planner(max_states)))
+    Ok(GameEntry::<PipesGame, _>::player(levels, move |_: &pipes::Config| kind.planner(max_states)))
 }
 
 fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {

@@ -481,5 +481,5 @@ pub fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<dyn Entr
         return Err(Failure::bad_input(anyhow!("the instances of one entry must all have the same board size")));
     }
     let choice = args.planner(side, seed)?;
-    Ok(GameEntry::<SlideGame, _>::new(cases, move |_: &Config| choice.planner()))
+    Ok(GameEntry::<SlideGame, _>::player(cases, move |_: &Config| choice.planner()))
 }

@@ -195,7 +195,7 @@ pub fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPl
         }
         args.config()
     })?;
-    Ok(GameEntry::<SnakeGame, _>::new(levels, move |level: &snake::Config| args.planner(level)))
+    Ok(GameEntry::<SnakeGame, _>::player(levels, move |level: &snake::Config| args.planner(level)))
 }
 
 pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {

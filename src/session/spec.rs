@@ -195,10 +195,10 @@ impl SessionSpec {
         if self.entries.is_empty() {
             return Err(SpecError { line: 1, column: 1, message: "no [[entry]]: a session plays at least one".into() });
         }
-        if let ReplayPolicy::Sample(share) = self.replays
-            && !(share > 0.0 && share <= 1.0)
-        {
-            return Err(at(0, format!("replays: sample = {share}: expected a share above 0 and at most 1")));
+        if let ReplayPolicy::Sample(share) = self.replays {
+            if !(share > 0.0 && share <= 1.0) {
+                return Err(at(0, format!("replays: sample = {share}: expected a share above 0 and at most 1")));
+            }
         }
         if self.jobs == Some(0) {
             return Err(at(0, "jobs = 0: at least 1 game must be played at once".into()));

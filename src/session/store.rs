@@ -6,7 +6,7 @@
 //! is one small write and one sync, made between games.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -65,12 +65,13 @@ impl SessionDir {
         let mut previous = String::new();
         let _ = io::Read::read_to_string(&mut lock, &mut previous);
         let previous_owner = previous.trim().parse::<u32>().ok();
-        match lock.try_lock() {
+        // fs4's lock (flock on Unix) rather than std's, which needs a newer Rust.
+        match fs4::FileExt::try_lock(&lock) {
             Ok(()) => {}
-            Err(TryLockError::WouldBlock) => {
+            Err(fs4::TryLockError::WouldBlock) => {
                 return Err(SessionError::InUse { path: path.to_path_buf(), owner: previous_owner });
             }
-            Err(TryLockError::Error(cause)) => return Err(SessionError::Dir { path: lock_path, cause }),
+            Err(fs4::TryLockError::Error(cause)) => return Err(SessionError::Dir { path: lock_path, cause }),
         }
         let write_owner = |lock: &mut File| -> io::Result<()> {
             lock.set_len(0)?;
@@ -248,6 +249,10 @@ impl ResultsFile {
         let error = |cause| SessionError::Results { path: path.to_path_buf(), cause };
         let file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(error)?;
         let mut recovered = Recovered::default();
+        if !file.metadata().map_err(error)?.is_file() {
+            // A device or pipe (`/dev/full` in tests): nothing to read back.
+            return Ok((ResultsFile { file, path: path.to_path_buf() }, recovered));
+        }
         let mut reader = BufReader::new(&file);
         let mut line = Vec::new();
         let mut good_end = 0u64;
