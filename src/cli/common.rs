@@ -1,10 +1,13 @@
 //! The command-line pieces every game shares: the options of `play` and
-//! `run`, the exit-code table `--help` prints, and value parsers. Below the
+//! `run`, a session entry's levels, the exit-code table `--help` prints,
+//! and value parsers. Below the
 //! per-game files, which use it; uses nothing of theirs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::anyhow;
 use clap::Args;
 
 use tickbot::session::spec::{ByteSize, ReplayPolicy, parse_duration};
@@ -79,6 +82,52 @@ pub struct RunOptions {
     /// Keep no more replays once they take this much space (500MB, 2GiB); results go on.
     #[arg(long, global = true, value_name = "SIZE")]
     pub disk_budget: Option<ByteSize>,
+}
+
+/// The levels of one entry: files (or none: the game's flags name the
+/// level), and which of them to play.
+#[derive(Debug)]
+pub struct Levels {
+    pub files: Vec<PathBuf>,
+    /// The name of the one level when there are no files.
+    pub default_name: String,
+    /// Which levels to play, numbered from 1; `None`: all.
+    pub pick: Option<Vec<u32>>,
+}
+
+impl Levels {
+    /// Each file with its name, or the one default level.
+    pub fn files(&self) -> Vec<(String, Option<&Path>)> {
+        if self.files.is_empty() {
+            return vec![(self.default_name.clone(), None)];
+        }
+        self.files.iter().map(|path| (path.display().to_string(), Some(path.as_path()))).collect()
+    }
+
+    /// The picked files, each read into a level by `read`.
+    pub fn read<C>(
+        &self,
+        mut read: impl FnMut(Option<&Path>) -> anyhow::Result<C>,
+    ) -> anyhow::Result<Vec<(String, Arc<C>)>> {
+        self.pick(self.files())?.into_iter().map(|(name, path)| Ok((name, Arc::new(read(path)?)))).collect()
+    }
+
+    /// The picked ones of `levels` (all without `pick`).
+    pub fn pick<T>(&self, levels: Vec<T>) -> anyhow::Result<Vec<T>> {
+        let Some(pick) = &self.pick else {
+            return Ok(levels);
+        };
+        let count = levels.len();
+        let mut slots: Vec<Option<T>> = levels.into_iter().map(Some).collect();
+        pick.iter()
+            .map(|&number| {
+                let slot = slots.get_mut(number as usize - 1);
+                slot.and_then(Option::take).ok_or_else(|| {
+                    anyhow!("pick: level {number} is not there, or picked twice (the level holds {count})")
+                })
+            })
+            .collect()
+    }
 }
 
 /// The largest board side any game accepts on the command line; each game

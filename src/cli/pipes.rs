@@ -18,8 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::common::{PlayArgs, parse_size};
-use super::run::Levels;
+use super::common::{Levels, PlayArgs, parse_size};
 use crate::runner::{
     Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
     progress_bar,

@@ -17,7 +17,7 @@ use tickbot::session::{
     Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport, Totals,
 };
 
-use super::common::RunOptions;
+use super::common::{Levels, RunOptions};
 use super::{RunArgs, RunGame};
 use crate::runner::{Exit, ExitOnError, Failure, collect_files, default_parallelism, run_session};
 
@@ -57,50 +57,6 @@ const RUN_FLAGS_WITH_VALUES: [&str; 12] = [
 struct Source {
     name: String,
     text: String,
-}
-
-/// The levels of one entry: files (or none: the game's flags name the
-/// level), and which of them to play.
-#[derive(Debug)]
-pub struct Levels {
-    files: Vec<PathBuf>,
-    default_name: String,
-    pick: Option<Vec<u32>>,
-}
-
-impl Levels {
-    /// Each file with its name, or the one default level.
-    pub fn files(&self) -> Vec<(String, Option<&Path>)> {
-        if self.files.is_empty() {
-            return vec![(self.default_name.clone(), None)];
-        }
-        self.files.iter().map(|path| (path.display().to_string(), Some(path.as_path()))).collect()
-    }
-
-    /// The picked files, each read into a level by `read`.
-    pub fn read<C>(
-        &self,
-        mut read: impl FnMut(Option<&Path>) -> anyhow::Result<C>,
-    ) -> anyhow::Result<Vec<(String, std::sync::Arc<C>)>> {
-        self.pick(self.files())?.into_iter().map(|(name, path)| Ok((name, std::sync::Arc::new(read(path)?)))).collect()
-    }
-
-    /// The picked ones of `levels` (all without `pick`).
-    pub fn pick<T>(&self, levels: Vec<T>) -> anyhow::Result<Vec<T>> {
-        let Some(pick) = &self.pick else {
-            return Ok(levels);
-        };
-        let count = levels.len();
-        let mut slots: Vec<Option<T>> = levels.into_iter().map(Some).collect();
-        pick.iter()
-            .map(|&number| {
-                let slot = slots.get_mut(number as usize - 1);
-                slot.and_then(Option::take).ok_or_else(|| {
-                    anyhow!("pick: level {number} is not there, or picked twice (the level holds {count})")
-                })
-            })
-            .collect()
-    }
 }
 
 pub fn execute(args: RunArgs) -> Result<Exit, Failure> {
@@ -447,6 +403,16 @@ fn levels(entry: &EntrySpec, argv: &[String]) -> anyhow::Result<Levels> {
 }
 
 fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir) -> Result<Exit, Failure> {
+    let replays = dir.replay_dir();
+    if replays.exists() && !replays.is_dir() {
+        return Err(Failure {
+            code: Exit::Runtime,
+            error: anyhow!(
+                "cannot write replays: the replay directory {} is a file; move it away or choose another --out",
+                replays.display()
+            ),
+        });
+    }
     let removed = dir.remove_unfinished_replays().exit_code(Exit::Runtime)?;
     let (results, recovered) = ResultsFile::open(&dir.results_path()).exit_code(Exit::Runtime)?;
     let already: u64 = recovered.totals.values().map(|totals| totals.games).sum();
@@ -457,6 +423,9 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir) -> Result<Exi
         spec.seed,
         dir.results_path().display()
     );
+    if let [entry] = &entries[..] {
+        println!("  {} with {}; rules: {}", entry.player.game(), entry.player.planner(), entry.player.rules());
+    }
     if already > 0 || recovered.torn_bytes > 0 || removed > 0 {
         println!(
             "  resuming: {already} games already recorded (a torn last line of {} bytes cut, {removed} unfinished \
@@ -532,14 +501,26 @@ fn print_table(report: &SessionReport) {
         row(&entry.name, entry.game, entry.planner, &entry.totals);
     }
     row("all", "", "", &report.overall);
-    let interrupted = if report.interrupted { " (interrupted)" } else { "" };
-    let faults = &report.overall;
+    let interrupted = if report.interrupted { "  (interrupted)" } else { "" };
+    let all = &report.overall;
     println!(
-        "  finished {} games this run in {:.2} s{interrupted}; faults: {} panic, {} timeout, {} illegal",
+        "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {} (panic {}, timeout {}, illegal \
+         {}){interrupted}",
+        all.games,
+        all.won,
+        all.lost,
+        all.stalled,
+        all.aborted,
+        all.faults(),
+        all.panic,
+        all.timeout,
+        all.illegal
+    );
+    println!(
+        "  this run: {} games in {:.2} s, mean score {:.2}, best {}",
         report.played_now,
         report.elapsed_us as f64 / 1e6,
-        faults.panic,
-        faults.timeout,
-        faults.illegal
+        all.mean_score(),
+        all.best_score
     );
 }

@@ -23,8 +23,7 @@ use tickbot::rng::derive_seed;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::common::PlayArgs;
-use super::run::Levels;
+use super::common::{Levels, PlayArgs};
 use crate::runner::{Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar};
 
 const MOVES_HELP: &str = "\

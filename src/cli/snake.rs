@@ -16,8 +16,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::common::{PlayArgs, parse_size};
-use super::run::Levels;
+use super::common::{Levels, PlayArgs, parse_size};
 use crate::runner::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
 };

@@ -88,6 +88,8 @@ impl fmt::Debug for Entry {
 pub trait EntryPlayer: Send + Sync + 'static {
     fn game(&self) -> &'static str;
     fn planner(&self) -> &'static str;
+    /// The rules of its first level, in a line.
+    fn rules(&self) -> String;
     /// Starts one game. Resolves to `None` for a game stopped by the
     /// session (not recorded; its replay deleted).
     fn play(self: Arc<Self>, job: GameJob) -> Pin<Box<dyn Future<Output = GameResult> + Send>>;
@@ -141,6 +143,10 @@ where
 
     fn planner(&self) -> &'static str {
         self.planner
+    }
+
+    fn rules(&self) -> String {
+        G::describe(&self.levels[0].1)
     }
 
     fn play(self: Arc<Self>, job: GameJob) -> Pin<Box<dyn Future<Output = GameResult> + Send>> {
