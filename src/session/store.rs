@@ -42,7 +42,7 @@ pub struct Manifest {
 #[derive(Debug)]
 pub struct SessionDir {
     path: PathBuf,
-    _lock: File,
+    lock: File,
     /// The process that held the lock before, if its lock file named one
     /// and it is gone: a stale lock, taken over.
     pub stale_owner: Option<u32>,
@@ -81,7 +81,7 @@ impl SessionDir {
         };
         write_owner(&mut lock).map_err(|cause| SessionError::Dir { path: lock_path, cause })?;
         let stale_owner = previous_owner.filter(|&owner| owner != std::process::id());
-        Ok(SessionDir { path: path.to_path_buf(), _lock: lock, stale_owner })
+        Ok(SessionDir { path: path.to_path_buf(), lock, stale_owner })
     }
 
     pub fn path(&self) -> &Path {
@@ -171,6 +171,14 @@ impl SessionDir {
             }
         }
         bytes
+    }
+}
+
+impl Drop for SessionDir {
+    /// An emptied lock file says the session ended; one still naming a
+    /// process says it was killed (the next session reports a stale lock).
+    fn drop(&mut self) {
+        let _ = self.lock.set_len(0);
     }
 }
 
