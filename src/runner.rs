@@ -218,6 +218,10 @@ pub fn run_session(
 ) -> Result<SessionReport, Failure> {
     let progress = config.progress.clone();
     let duration = config.duration;
+    // A planner that panics ends its game as `panic` and the session goes
+    // on: its message goes to the log (above the progress bar, into the
+    // JSON file) instead of raw onto stderr.
+    std::panic::set_hook(Box::new(|info| tracing::error!(panic = %info, "a planner panicked")));
     let runtime = runtime()?;
     let report = {
         let _display = SessionDisplay::start(&progress, duration);

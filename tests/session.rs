@@ -260,6 +260,7 @@ fn check_stopped_cleanly(output: &std::process::Output, out: &Path, log: &Path) 
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // says when it is skipped, and how to check by hand
 fn a_full_disk_stops_the_session_cleanly_and_it_resumes_once_there_is_room() {
     let dir = TempDir::new().unwrap();
     let Some(disk) = Tmpfs::mount(&dir.path().join("disk"), "64k") else {
@@ -291,6 +292,7 @@ fn a_full_disk_stops_the_session_cleanly_and_it_resumes_once_there_is_room() {
 }
 
 #[test]
+#[allow(clippy::print_stderr)] // says when it is skipped, and how to check by hand
 fn a_read_only_directory_stops_the_session_with_one_clear_error() {
     let dir = TempDir::new().unwrap();
     let config = write_session(dir.path(), "6x6", 4);

@@ -127,13 +127,12 @@ fn one_game_session(game: &RunGame, options: &RunOptions) -> Result<SessionSpec,
         level: Vec::new(),
         pick: None,
         planner: None,
-        games: None,
+        games: Some(options.games.unwrap_or(DEFAULT_GAME_COUNT)),
         weight: None,
         params: Default::default(),
         args: game_flags(name),
     };
     let mut spec = SessionSpec::of(vec![entry]);
-    spec.games = Some(options.games.unwrap_or(DEFAULT_GAME_COUNT));
     spec.complete("").map_err(|error| Failure::bad_input(anyhow!("{}", error.message)))?;
     Ok(spec)
 }
@@ -361,7 +360,7 @@ fn build_entry(spec: &SessionSpec, number: usize, source: Option<&Source>) -> Re
     let flags = EntryFlags::try_parse_from(&argv).map_err(|error| {
         let text = error.to_string();
         let first = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-        bad(anyhow!("{first} (flags: {})", argv[1..].join(" ")))
+        bad(anyhow!("{first} (flags: {})", argv.join(" ")))
     })?;
     let levels = levels(entry, &argv).map_err(bad)?;
     let player: std::sync::Arc<dyn EntryPlayer> = match flags.game {

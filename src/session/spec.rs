@@ -209,13 +209,23 @@ impl SessionSpec {
             if !GAMES.contains(&entry.game.as_str()) {
                 return Err(at(span, format!("game = {:?}: expected one of {}", entry.game, GAMES.join(", "))));
             }
+            if entry.games.is_none() && entry.weight.is_none() {
+                return Err(at(
+                    span,
+                    format!(
+                        "entry {}: give games = N (exactly N games) or weight = N (a share of the games until \
+                         --games, --duration or Ctrl-C)",
+                        entry.name.as_deref().unwrap_or(&entry.game)
+                    ),
+                ));
+            }
             if entry.games == Some(0) || entry.weight == Some(0) {
                 return Err(at(span, "games and weight must be at least 1".into()));
             }
             if entry.pick.as_ref().is_some_and(|pick| pick.is_empty() || pick.contains(&0)) {
                 return Err(at(span, "pick: expected level numbers counted from 1, e.g. pick = [1, 2]".into()));
             }
-            entry.weight = Some(entry.weight.or(entry.games).unwrap_or(1));
+            entry.weight = entry.weight.or(entry.games);
             let name = match &entry.name {
                 Some(name) => {
                     if name.is_empty()
@@ -448,9 +458,10 @@ mod tests {
         check_error("duration = \"8 hours\"\n[[entry]]\ngame = \"snake\"\n", 1, 12, "expected a duration");
         check_error("disk_budget = \"lots\"\n[[entry]]\ngame = \"snake\"\n", 1, 15, "expected a size");
         check_error("seed = 1\n", 1, 1, "no [[entry]]");
+        check_error("seed = 1\n\n[[entry]]\ngame = \"snake\"\n", 3, 1, "give games = N");
         check_error(
-            "[[entry]]\ngame = \"snake\"\nname = \"a\"\n[[entry]]\ngame = \"flag\"\nname = \"a\"\n",
-            4,
+            "[[entry]]\ngame = \"snake\"\nname = \"a\"\ngames = 1\n[[entry]]\ngame = \"flag\"\nname = \"a\"\ngames = 1\n",
+            5,
             1,
             "two",
         );
@@ -460,7 +471,7 @@ mod tests {
     fn names_weights_and_policies_are_completed() {
         let text = "replays = \"failures\"\ndisk_budget = \"2MiB\"\nduration = \"1h30m\"\n\
                     [[entry]]\ngame = \"snake\"\ngames = 4\n\
-                    [[entry]]\ngame = \"snake\"\nplanner = \"bfs-tail\"\nparams = { size = \"6x6\", write-up = true }\n\
+                    [[entry]]\ngame = \"snake\"\nplanner = \"bfs-tail\"\nparams = { size = \"6x6\", write-up = true }\nweight = 1\n\
                     [[entry]]\ngame = \"snake\"\nplanner = \"bfs-tail\"\nweight = 3\n";
         let spec = SessionSpec::parse(text).unwrap();
         let names: Vec<_> = (0..3).map(|index| spec.entries[index].name.clone().unwrap()).collect();
