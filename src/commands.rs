@@ -14,7 +14,9 @@ use tickbot::plan::format_params;
 use tickbot::replay::{self, RenderError, ReplayError};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-use crate::cli::{self, BenchGame, Cli, Command, GenGame, MatchGame, PlayGame, ReplayCommand};
+use crate::cli::{
+    self, BenchGame, Cli, Command, EvalCommand, EvolveCommand, GenGame, MatchGame, PlayGame, ReplayCommand,
+};
 use crate::runner::{Exit, ExitOnError, Failure, collect_files, print_json};
 
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
@@ -37,6 +39,12 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Play(PlayGame::Locm(args)) => cli::locm::play(args),
         Command::Replay(ReplayCommand::Verify { paths, json }) => verify(&paths, json),
         Command::Replay(ReplayCommand::Show { path, tick, all }) => show(&path, tick, all),
+        Command::Replay(ReplayCommand::Export { path, json: _, states, from, to }) => {
+            cli::view::export(&path, states, from, to)
+        }
+        Command::Replay(ReplayCommand::Render { path, out, from, to, fps }) => {
+            cli::view::render(&path, &out, from, to, fps)
+        }
         Command::Bench(BenchGame::Snake(args)) => cli::snake::bench(args),
         Command::Bench(BenchGame::Flag(args)) => cli::flag::bench(args),
         Command::Bench(BenchGame::Slide(args)) => cli::slide::bench(args),
@@ -45,6 +53,8 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Match(MatchGame::Locm(args)) => cli::locm::run_match(args),
         Command::Gen(GenGame::Flag(args)) => cli::flag::generate(args),
         Command::Gen(GenGame::Pipes(args)) => cli::pipes::generate(args),
+        Command::Evolve(EvolveCommand::Draft(args)) => cli::evolve::evolve(args),
+        Command::Eval(EvalCommand::Draft(args)) => cli::evolve::eval(args),
     }
 }
 

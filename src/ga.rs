@@ -13,6 +13,11 @@
 //! results are collected in population order, and ranking is a stable sort,
 //! so a seed gives the same run on one thread or many.
 //!
+//! The operators below the engine also serve loops of their own (the LOCM
+//! draft evolution, whose fitness comes from games between members):
+//! uniform, order and linear order crossover, roulette-wheel selection, uniform and
+//! normal draws from a [`GameRng`].
+//!
 //! The engine reuses its genomes' storage from one generation to the next
 //! (`clone_from`, and operators that write into existing children), so a
 //! generation allocates nothing once the first one is built.
@@ -397,6 +402,159 @@ pub(crate) fn reset_one_gene<T>(genes: &mut [T], rng: &mut GameRng, allele: impl
     genes[i] = allele(rng);
 }
 
+/// A uniform float in `[0, 1)`: the top 53 bits of one raw word, so every
+/// value is a multiple of 2^-53 and the draw is the same on every platform.
+pub(crate) fn unit_interval(rng: &mut GameRng) -> f64 {
+    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
+/// `true` with probability `probability` (clamped to `[0, 1]`).
+pub(crate) fn happens(probability: f64, rng: &mut GameRng) -> bool {
+    unit_interval(rng) < probability
+}
+
+/// A standard normal draw (Box–Muller, one value of the pair). `ln`, `sqrt`
+/// and `cos` come from the platform's maths library: the same binary on the
+/// same machine gives the same values, which is what a resumed run needs.
+pub(crate) fn standard_normal(rng: &mut GameRng) -> f64 {
+    // 1 - u is in (0, 1], so the logarithm is finite.
+    let radius = (-2.0 * (1.0 - unit_interval(rng)).ln()).sqrt();
+    radius * (std::f64::consts::TAU * unit_interval(rng)).cos()
+}
+
+/// Roulette-wheel (fitness-proportional) selection: index `i` with
+/// probability `weights[i] / sum`. Negative or non-finite weights count as
+/// zero; when every weight is zero the draw is uniform. The sum is taken in
+/// index order, so the draw never depends on how the weights were computed
+/// elsewhere.
+pub(crate) fn roulette_wheel(weights: &[f64], rng: &mut GameRng) -> usize {
+    debug_assert!(!weights.is_empty());
+    let weight = |value: f64| if value.is_finite() && value > 0.0 { value } else { 0.0 };
+    let total: f64 = weights.iter().map(|&value| weight(value)).sum();
+    if total <= 0.0 {
+        return rng.below(weights.len() as u32) as usize;
+    }
+    let mut target = unit_interval(rng) * total;
+    let mut last_positive = 0;
+    for (index, &value) in weights.iter().enumerate() {
+        let value = weight(value);
+        if value > 0.0 {
+            if target < value {
+                return index;
+            }
+            target -= value;
+            last_positive = index;
+        }
+    }
+    // Rounding can leave a sliver past the last weight: it belongs to it.
+    last_positive
+}
+
+/// `count` distinct indices below `n`, uniformly, in the order drawn
+/// (a partial Fisher–Yates shuffle over `scratch`, whose storage is reused).
+///
+/// # Panics
+/// If `count > n`.
+pub(crate) fn distinct_indices(n: usize, count: usize, rng: &mut GameRng, scratch: &mut Vec<u32>, out: &mut Vec<u32>) {
+    assert!(count <= n, "{count} distinct indices below {n}");
+    scratch.clear();
+    scratch.extend(0..n as u32);
+    out.clear();
+    for drawn in 0..count {
+        let pick = drawn + rng.below((n - drawn) as u32) as usize;
+        scratch.swap(drawn, pick);
+        out.push(scratch[drawn]);
+    }
+}
+
+/// Uniform crossover with one child: each gene comes from `a` or `b` with
+/// probability 1/2 (one random bit per gene).
+pub(crate) fn uniform_crossover<T: Copy>(a: &[T], b: &[T], rng: &mut GameRng, child: &mut Vec<T>) {
+    debug_assert_eq!(a.len(), b.len());
+    child.clear();
+    let mut bits = 0u64;
+    for (index, (&gene_a, &gene_b)) in a.iter().zip(b).enumerate() {
+        if index % 64 == 0 {
+            bits = rng.next_u64();
+        }
+        child.push(if bits & 1 == 0 { gene_a } else { gene_b });
+        bits >>= 1;
+    }
+}
+
+/// Order crossover (OX1) of two permutations, one child: the child keeps
+/// `a`'s genes between two cut points drawn uniformly (`i <= j`), and the
+/// other places, from `j` onwards and wrapping around, take the remaining
+/// genes in the order they appear in `b` starting at `j`. `is_taken` is a
+/// reused buffer indexed by gene value.
+pub(crate) fn order_crossover(a: &[u8], b: &[u8], rng: &mut GameRng, is_taken: &mut Vec<bool>, child: &mut Vec<u8>) {
+    debug_assert_eq!(a.len(), b.len());
+    let len = a.len();
+    child.clear();
+    child.extend_from_slice(a);
+    if len < 2 {
+        return;
+    }
+    let mut i = rng.below(len as u32 + 1) as usize;
+    let mut j = rng.below(len as u32 + 1) as usize;
+    if i > j {
+        std::mem::swap(&mut i, &mut j);
+    }
+    is_taken.clear();
+    is_taken.resize(256, false);
+    for &gene in &a[i..j] {
+        is_taken[usize::from(gene)] = true;
+    }
+    let mut place = j % len;
+    for offset in 0..len {
+        let gene = b[(j + offset) % len];
+        if !is_taken[usize::from(gene)] {
+            child[place] = gene;
+            place = (place + 1) % len;
+        }
+    }
+}
+
+/// Linear order crossover (LOX; Falkenauer and Bouffouix, 1991) of two
+/// permutations, one child: the child keeps `a`'s genes between two cut
+/// points drawn uniformly (`i <= j`), and the other places, left to right,
+/// take the remaining genes in the order they appear in `b` from its front.
+/// Unlike [`order_crossover`], which starts both at the second cut and
+/// wraps around (right for cyclic tours), it keeps `b`'s front genes near
+/// the front: what matters when the permutation is a ranking.
+pub(crate) fn linear_order_crossover(
+    a: &[u8],
+    b: &[u8],
+    rng: &mut GameRng,
+    is_taken: &mut Vec<bool>,
+    child: &mut Vec<u8>,
+) {
+    debug_assert_eq!(a.len(), b.len());
+    let len = a.len();
+    child.clear();
+    child.extend_from_slice(a);
+    if len < 2 {
+        return;
+    }
+    let mut i = rng.below(len as u32 + 1) as usize;
+    let mut j = rng.below(len as u32 + 1) as usize;
+    if i > j {
+        std::mem::swap(&mut i, &mut j);
+    }
+    is_taken.clear();
+    is_taken.resize(256, false);
+    for &gene in &a[i..j] {
+        is_taken[usize::from(gene)] = true;
+    }
+    let mut places = (0..i).chain(j..len);
+    for &gene in b {
+        if !is_taken[usize::from(gene)] {
+            let place = places.next().expect("as many free places as genes left");
+            child[place] = gene;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -578,5 +736,104 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn order_crossover_keeps_a_slice_of_the_first_parent_and_yields_a_permutation() {
+        let a: Vec<u8> = (1..=30).collect();
+        let b: Vec<u8> = (1..=30).rev().collect();
+        let mut rng = GameRng::from_seed(4);
+        let (mut taken, mut child) = (Vec::new(), Vec::new());
+        let mut differs_from_both = false;
+        for _ in 0..300 {
+            order_crossover(&a, &b, &mut rng, &mut taken, &mut child);
+            let mut sorted = child.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, a, "not a permutation: {child:?}");
+            differs_from_both |= child != a && child != b;
+        }
+        assert!(differs_from_both);
+        // Cuts 1..4 keep a's 12, 4, 5; from place 4 on, wrapping, the rest
+        // follow in b's order from its place 4: 125, 78, 3, then 23.
+        let a = [23, 12, 4, 5, 78, 3, 125];
+        let b = [125, 78, 3, 23, 4, 12, 5];
+        let found = (0..500).any(|_| {
+            order_crossover(&a, &b, &mut rng, &mut taken, &mut child);
+            child == [23, 12, 4, 5, 125, 78, 3]
+        });
+        assert!(found, "cuts 1..4 must give [23, 12, 4, 5, 125, 78, 3]");
+    }
+
+    #[test]
+    fn linear_order_crossover_fills_from_the_front_in_the_other_parents_order() {
+        let mut rng = GameRng::from_seed(5);
+        let (mut taken, mut child) = (Vec::new(), Vec::new());
+        let a: Vec<u8> = (1..=30).collect();
+        let b: Vec<u8> = (1..=30).rev().collect();
+        for _ in 0..300 {
+            linear_order_crossover(&a, &b, &mut rng, &mut taken, &mut child);
+            let mut sorted = child.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, a, "not a permutation: {child:?}");
+        }
+        // Cuts 1..4 keep a's 12, 4, 5; places 0, 4, 5, 6 take the rest in
+        // b's order from its front: 125, 78, 3, 23.
+        let a = [23, 12, 4, 5, 78, 3, 125];
+        let b = [125, 78, 3, 23, 4, 12, 5];
+        let found = (0..500).any(|_| {
+            linear_order_crossover(&a, &b, &mut rng, &mut taken, &mut child);
+            child == [125, 12, 4, 5, 78, 3, 23]
+        });
+        assert!(found, "cuts 1..4 must give [125, 12, 4, 5, 78, 3, 23]");
+    }
+
+    #[test]
+    fn uniform_crossover_takes_each_gene_from_one_parent_about_half_the_time() {
+        let a = vec![0u32; 1000];
+        let b = vec![1u32; 1000];
+        let mut rng = GameRng::from_seed(8);
+        let mut child = Vec::new();
+        uniform_crossover(&a, &b, &mut rng, &mut child);
+        let from_b = child.iter().filter(|&&gene| gene == 1).count();
+        assert_eq!(child.len(), 1000);
+        assert!((430..570).contains(&from_b), "{from_b}");
+    }
+
+    #[test]
+    fn roulette_wheel_follows_the_weights() {
+        let mut rng = GameRng::from_seed(6);
+        let weights = [0.0, 1.0, 3.0, -2.0, f64::NAN];
+        let mut seen = [0u32; 5];
+        for _ in 0..8000 {
+            seen[roulette_wheel(&weights, &mut rng)] += 1;
+        }
+        assert_eq!((seen[0], seen[3], seen[4]), (0, 0, 0), "{seen:?}");
+        assert!((1700..2300).contains(&seen[1]), "{seen:?}");
+        let mut uniform = [0u32; 4];
+        for _ in 0..4000 {
+            uniform[roulette_wheel(&[0.0; 4], &mut rng)] += 1;
+        }
+        assert!(uniform.iter().all(|&count| (850..1150).contains(&count)), "{uniform:?}");
+    }
+
+    #[test]
+    fn distinct_indices_are_distinct_and_uniform_draws_look_right() {
+        let mut rng = GameRng::from_seed(2);
+        let (mut scratch, mut out) = (Vec::new(), Vec::new());
+        for _ in 0..100 {
+            distinct_indices(10, 4, &mut rng, &mut scratch, &mut out);
+            let mut sorted = out.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 4);
+            assert!(out.iter().all(|&index| index < 10));
+        }
+        let draws: Vec<f64> = (0..20_000).map(|_| standard_normal(&mut rng)).collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let variance = draws.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / draws.len() as f64;
+        assert!(mean.abs() < 0.03 && (variance - 1.0).abs() < 0.05, "mean {mean}, variance {variance}");
+        let units: Vec<f64> = (0..1000).map(|_| unit_interval(&mut rng)).collect();
+        assert!(units.iter().all(|&u| (0.0..1.0).contains(&u)));
+        assert!((0..1000).filter(|_| happens(0.25, &mut rng)).count().abs_diff(250) < 60);
     }
 }

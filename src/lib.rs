@@ -20,6 +20,7 @@
 //! ```
 
 pub mod bench;
+pub mod evolve;
 pub mod ga;
 pub mod game;
 pub mod map;
@@ -32,6 +33,7 @@ pub mod rng;
 pub mod session;
 pub mod stats;
 pub mod telemetry;
+pub mod view;
 
 pub use game::flag::FlagGame;
 pub use game::locm::LocmGame;

@@ -7,7 +7,8 @@
 //! Events worth knowing by name: `game_start` and `game_end` (info; one per
 //! game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
 //! `ticks`, `score`, `elapsed_us`), and `plan` (debug; one per plan, with the
-//! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`). The message is the
+//! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`, and `distinct` from
+//! planners that count distinct states apart). The message is the
 //! event name.
 
 use std::fs::{self, OpenOptions};

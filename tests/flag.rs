@@ -36,6 +36,25 @@ fn both_planners_win_round_12_and_their_replays_verify() {
 }
 
 #[test]
+fn the_write_ups_ga_wins_a_round_and_says_so_in_its_parameters() {
+    let dir = TempDir::new().unwrap();
+    tickbot(dir.path())
+        .args(["play", "flag", "--map", &map("round-06.txt"), "--planner", "ga", "--write-up", "--seed", "2"])
+        .args(["--record", "w.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("flag seed 2: won"));
+    tickbot(dir.path()).args(["replay", "show", "w.tbr"]).assert().success().stdout(predicate::str::contains(
+        "mutation=swap70-else-reset fitness=owed+distance void_penalty=0 crossover=one-child",
+    ));
+    tickbot(dir.path())
+        .args(["play", "flag", "--planner", "ga", "--mutation-rate", "101"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--mutation-rate"));
+}
+
+#[test]
 fn a_map_without_solution_gets_a_clean_verdict() {
     let dir = TempDir::new().unwrap();
     tickbot(dir.path())

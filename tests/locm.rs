@@ -6,7 +6,9 @@
 
 use predicates::prelude::*;
 use tempfile::TempDir;
+use tickbot::game::locm::baselines::DraftBot;
 use tickbot::game::locm::battle::Move;
+use tickbot::game::locm::bots::{BattleBot, LocmBots};
 use tickbot::game::locm::view::View;
 use tickbot::game::locm::{Action, Config, DeckRandomness, JavaSeeds, LocmGame};
 use tickbot::game::{Game, Status};
@@ -315,4 +317,223 @@ fn bad_bots_card_lists_and_genomes_are_exit_code_2_with_file_and_line() {
         .assert()
         .success()
         .stdout(predicate::str::contains("\"draft_a\":\"genome\""));
+}
+
+/// A small draft evolution, every flag that shapes it spelled out.
+const SMALL_EVOLUTION: [&str; 14] =
+    ["--population", "8", "--tg", "1", "--sr", "1", "--sg", "2", "--probe-games", "2", "--seed", "7", "--pm", "0.1"];
+
+fn evolve(dir: &std::path::Path, out: &str, generations: &str, threads: &str) {
+    tickbot(dir)
+        .args(["evolve", "draft", "--out", out, "--generations", generations, "--threads", threads])
+        .args(SMALL_EVOLUTION)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!("evolved     {generations} of {generations} generations")));
+}
+
+/// The log's reports without their timings, for comparing runs.
+fn untimed_log(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .map(|line| {
+            let mut report: serde_json::Value = serde_json::from_str(line).unwrap();
+            report.as_object_mut().unwrap().remove("seconds");
+            report
+        })
+        .collect()
+}
+
+/// Starts a run, stops it with `signal` once the checkpoint of generation
+/// `after` exists, and checks how it ended.
+#[cfg(unix)]
+fn interrupted_run(dir: &std::path::Path, out: &str, signal: &str, after: u64) {
+    use std::process::{Command as StdCommand, Stdio};
+    use std::time::{Duration, Instant};
+
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("tickbot"))
+        .current_dir(dir)
+        .args(["evolve", "draft", "--out", out, "--generations", "25", "--threads", "2"])
+        .args(SMALL_EVOLUTION)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let checkpoint = dir.join(out).join(format!("generations/{after:04}.json"));
+    let started = Instant::now();
+    while !checkpoint.exists() {
+        assert!(started.elapsed() < Duration::from_secs(120), "no checkpoint {after} after two minutes");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let sent = StdCommand::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    assert!(!dir.join(out).join("generations/0025.json").exists(), "the run finished before the {signal}");
+    if signal == "-INT" {
+        assert_eq!(status.code(), Some(130), "Ctrl-C stops with 130");
+    } else {
+        assert_eq!(status.code(), None, "killed by a signal");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn an_evolution_killed_or_interrupted_and_resumed_ends_byte_identical() {
+    let dir = TempDir::new().unwrap();
+    evolve(dir.path(), "whole", "25", "2");
+    let whole_best = std::fs::read(dir.path().join("whole/best.txt")).unwrap();
+    let whole_log = untimed_log(&dir.path().join("whole/log.jsonl"));
+    assert_eq!(whole_log.len(), 26, "one report per generation and one for the start");
+    for (out, signal, after) in [("killed", "-KILL", 3), ("stopped", "-INT", 6)] {
+        interrupted_run(dir.path(), out, signal, after);
+        tickbot(dir.path())
+            .args(["evolve", "draft", "--resume", out, "--threads", "1"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("evolved     25 of 25 generations"));
+        let best = std::fs::read(dir.path().join(out).join("best.txt")).unwrap();
+        assert!(best == whole_best, "{out}: best.txt differs from the uninterrupted run's");
+        assert_eq!(untimed_log(&dir.path().join(out).join("log.jsonl")), whole_log, "{out}: the logs differ");
+        let checkpoint = |run: &str| {
+            let path = dir.path().join(run).join("generations/0025.json");
+            let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+            value["report"].as_object_mut().unwrap().remove("seconds");
+            value
+        };
+        assert_eq!(checkpoint(out), checkpoint("whole"), "{out}: the final populations differ");
+    }
+    // The result does not depend on the thread count either.
+    evolve(dir.path(), "one-thread", "25", "1");
+    assert!(std::fs::read(dir.path().join("one-thread/best.txt")).unwrap() == whole_best);
+    // best.txt is a drafter.
+    tickbot(dir.path())
+        .args(["match", "locm", "--draft", "genome:whole/best.txt,closetai", "--games", "4", "--json"])
+        .assert()
+        .success();
+    // A finished run refuses to start over in the same directory.
+    tickbot(dir.path())
+        .args(["evolve", "draft", "--out", "whole"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already holds a draft evolution: continue it with --resume"));
+}
+
+/// The `points` of every polyline with exactly `len` points, in document order.
+fn polylines(svg: &str, len: usize) -> Vec<Vec<(f64, f64)>> {
+    svg.split("<polyline")
+        .skip(1)
+        .filter_map(|element| {
+            let points = element.split("points=\"").nth(1)?.split('"').next()?;
+            let parsed: Vec<(f64, f64)> = points
+                .split_whitespace()
+                .map(|pair| {
+                    let (x, y) = pair.split_once(',').expect("x,y");
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect();
+            (parsed.len() == len).then_some(parsed)
+        })
+        .collect()
+}
+
+/// The least-squares line through `points` and its largest residual.
+fn fit(points: &[(f64, f64)]) -> (f64, f64, f64) {
+    let n = points.len() as f64;
+    let (mean_x, mean_y) = (points.iter().map(|p| p.0).sum::<f64>() / n, points.iter().map(|p| p.1).sum::<f64>() / n);
+    let covariance: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    let variance: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.0 - mean_x)).sum();
+    let slope = covariance / variance;
+    let intercept = mean_y - slope * mean_x;
+    let worst = points.iter().map(|p| (p.1 - intercept - slope * p.0).abs()).fold(0.0, f64::max);
+    (intercept, slope, worst)
+}
+
+#[test]
+fn eval_draws_a_chart_that_agrees_with_its_json_lines() {
+    let dir = TempDir::new().unwrap();
+    evolve(dir.path(), "run", "4", "2");
+    tickbot(dir.path())
+        .args(["eval", "draft", "run", "--games", "2", "--curve-games", "20"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("W vs best").and(predicate::str::contains("eval.svg")));
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(dir.path().join("run/eval.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(rows.iter().map(|row| row["generation"].as_u64().unwrap()).collect::<Vec<_>>(), [1, 2, 3, 4]);
+    let svg = std::fs::read_to_string(dir.path().join("run/eval.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("Learning curve"), "an SVG chart");
+    let lines = polylines(&svg, 4);
+    let keys = ["vs_best", "vs_worst", "vs_population", "best_vs_closetai", "best_vs_icebox"];
+    assert_eq!(lines.len(), keys.len(), "one line of 4 points per series");
+    // Every point's height is one linear function of its value (both
+    // panels share the 0-100% axis), and each panel's x follows the generation.
+    let mut heights = Vec::new();
+    for (line, key) in lines.iter().zip(keys) {
+        for (point, row) in line.iter().zip(&rows) {
+            heights.push((100.0 * row[key].as_f64().unwrap(), point.1));
+        }
+        let (_, x_slope, x_error) =
+            fit(&line.iter().zip(&rows).map(|(p, row)| (row["generation"].as_f64().unwrap(), p.0)).collect::<Vec<_>>());
+        assert!(x_slope > 0.0 && x_error < 1.0, "{key}: x does not follow the generation");
+    }
+    let (_, slope, error) = fit(&heights);
+    assert!(slope < 0.0 && error < 1.0, "the chart's heights disagree with eval.jsonl: slope {slope}, error {error}");
+}
+
+#[test]
+fn bad_evolution_flags_and_files_are_exit_code_2_naming_the_value() {
+    let dir = TempDir::new().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["--population", "1"], "--population 1: the population must hold at least 2 members"),
+        (&["--pm", "2"], "--pm 2: expected a probability between 0 and 1"),
+        (&["--pm", "often"], "invalid value 'often' for '--pm <P>'"),
+        (&["--ts", "3", "--tournament", "knockout"], "--ts 3: a knock-out bracket needs a power of two"),
+        (&["--battle", "smart"], "unknown --battle \"smart\""),
+        (&["--wc", "1.5"], "--wc 1.5: expected a weight between 0 and 1"),
+    ];
+    for (flags, expected) in cases {
+        tickbot(dir.path())
+            .args(["evolve", "draft", "--out", "bad"])
+            .args(flags)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(expected));
+    }
+    tickbot(dir.path())
+        .args(["evolve", "draft", "--resume", "nowhere"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nowhere"));
+    std::fs::create_dir_all(dir.path().join("broken/generations")).unwrap();
+    std::fs::write(dir.path().join("broken/generations/0000.json"), "{\"format\":\n  oops}").unwrap();
+    tickbot(dir.path())
+        .args(["evolve", "draft", "--resume", "broken"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("0000.json:2:3: not a draft evolution checkpoint"));
+    let short: Vec<String> = (0..159).map(|index| index.to_string()).collect();
+    std::fs::write(dir.path().join("short.txt"), short.join(" ")).unwrap();
+    tickbot(dir.path())
+        .args(["match", "locm", "--draft", "genome:short.txt,closetai"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("short.txt: 159 priorities; expected one per card, 160"));
+}
+
+#[test]
+fn the_bundled_evolved_drafter_plays_its_golden_replay() {
+    let config = Config::bundled();
+    let mut bots = LocmBots::new(
+        [DraftBot::from_name("evolved").unwrap(), DraftBot::ClosetAi],
+        [BattleBot::Greedy, BattleBot::Greedy],
+    );
+    let recorded = tickbot::replay::record::<LocmGame>(&config, 4, &mut bots).unwrap();
+    let golden = std::fs::read(repo_path("replays/locm-evolved-closetai-greedy-seed4.tbr")).unwrap();
+    assert!(
+        tickbot::replay::encode_to_vec(&recorded).unwrap() == golden,
+        "the bundled genome no longer plays its golden replay: record it again (replays/README.md)"
+    );
 }

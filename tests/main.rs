@@ -11,3 +11,4 @@ mod session;
 mod slide;
 mod support;
 mod tidy;
+mod view;

@@ -13,7 +13,7 @@ use tickbot::game::pipes::generate::{GenSettings, generate};
 use tickbot::game::pipes::solve::Solve;
 use tickbot::game::pipes::{Config, PipesGame, Puzzle};
 use tickbot::game::{Game, OutcomeKind};
-use tickbot::plan::{PlanError, Planner, PlayError};
+use tickbot::plan::{Budget, PlanError, Planner, PlayError};
 use tickbot::replay::{self, Replay};
 
 use crate::support::{repo_path, tickbot};
@@ -223,6 +223,47 @@ fn dfs_and_astar_solve_small_boards_and_their_replays_verify() {
     assert!(error.to_string().contains("gave up after 5000 states"), "{error}");
     let error = record(&load("maps/pipes/10x10-flat.txt"), AStar::new(10)).unwrap_err();
     assert!(error.to_string().contains("at most 64 tiles"), "{error}");
+}
+
+/// The write-up's `dfs` and `astar` against counts from an independent,
+/// literal transcription of its printed pseudocode (states expanded,
+/// distinct states, moves in the search path played).
+#[test]
+fn the_write_up_searches_expand_the_transcriptions_counts_and_play_their_path() {
+    #[track_caller]
+    fn check(name: &str, planner: &str, expanded: u64, distinct: u64, path: u32) {
+        let text = std::fs::read_to_string(repo_path(name)).unwrap();
+        let config = Config::try_from(Puzzle::parse(&text).unwrap().setup).unwrap();
+        let mut searcher: Box<dyn Planner<PipesGame>> = match planner {
+            "dfs" => Box::new(Dfs::write_up(2_000_000)),
+            _ => Box::new(AStar::write_up(2_000_000)),
+        };
+        let decision = searcher.next_action(&PipesGame::new(&config, 0), &Budget::unlimited()).unwrap();
+        let stats = decision.planned.expect("the first tick plans");
+        assert_eq!((stats.nodes, stats.distinct, stats.plan_len), (expanded, Some(distinct), path), "{planner} {name}");
+        assert!(searcher.params().contains(&("write_up".to_string(), "true".to_string())));
+        // The whole path is played, and it wins on its last move.
+        let (replay, tiles) = match planner {
+            "dfs" => record(&config, Dfs::write_up(2_000_000)),
+            _ => record(&config, AStar::write_up(2_000_000)),
+        }
+        .unwrap();
+        assert_eq!(replay.footer.as_ref().unwrap().outcome.kind, OutcomeKind::Won, "{planner} {name}");
+        assert_eq!(replay.frames.len(), path as usize, "{planner} {name}");
+        check_config_solution(&config, &tiles).unwrap();
+    }
+    check("maps/pipes/3x3-flat.txt", "dfs", 20_108, 20_109, 20_108);
+    check("maps/pipes/3x3-wrap.txt", "dfs", 19_788, 19_789, 19_788);
+    check("maps/pipes/3x3-flat.txt", "astar", 9, 10, 9);
+    check("maps/pipes/3x3-wrap.txt", "astar", 12, 13, 9);
+    check("maps/pipes/4x4-flat.txt", "astar", 5_969, 1_184, 19);
+    check("maps/pipes/5x5-flat.txt", "astar", 28, 29, 19);
+    check("maps/pipes/7x7-flat.txt", "astar", 1_315, 869, 44);
+    // The write-up's dfs does not solve 4x4 within the budget; it says how far it got.
+    let text = std::fs::read_to_string(repo_path("maps/pipes/4x4-flat.txt")).unwrap();
+    let config = Config::try_from(Puzzle::parse(&text).unwrap().setup).unwrap();
+    let error = record(&config, Dfs::write_up(100_000)).unwrap_err();
+    assert!(error.to_string().contains("gave up after 1000") && error.to_string().contains("expanded"), "{error}");
 }
 
 #[test]

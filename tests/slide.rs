@@ -42,10 +42,14 @@ fn the_write_ups_printed_start_is_rejected_as_unsolvable() {
 #[test]
 fn every_planner_solves_the_write_ups_start_and_its_replay_verifies() {
     let dir = TempDir::new().unwrap();
-    for (planner, seed) in [("astar", "1"), ("idastar", "1"), ("ga", "1"), ("ga", "2"), ("ga", "3")] {
-        let name = format!("{planner}-{seed}.tbr");
+    let cases = [("astar", "1"), ("idastar", "1"), ("ga", "1"), ("ga", "2"), ("ga", "3"), ("ga --write-up", "1")];
+    for (planner, seed) in cases {
+        let name = format!("{}-{seed}.tbr", planner.replace(' ', ""));
+        let mut words = planner.split(' ');
+        let planner = words.next().unwrap();
         let output = tickbot(dir.path())
             .args(["play", "slide", "--tiles", WRITE_UP_START, "--planner", planner, "--seed", seed, "--record", &name])
+            .args(words)
             .assert()
             .success()
             .get_output()
@@ -61,7 +65,7 @@ fn every_planner_solves_the_write_ups_start_and_its_replay_verifies() {
         .args(["replay", "verify", "."])
         .assert()
         .success()
-        .stdout(predicate::str::contains("5 replays: 5 reproduced"));
+        .stdout(predicate::str::contains("6 replays: 6 reproduced"));
     // The pattern databases went to the cache and are read back next time.
     tickbot(dir.path())
         .args(["play", "slide", "--tiles", WRITE_UP_START])

@@ -62,23 +62,39 @@ pub struct FlagPlannerArgs {
     /// GA: the best this many are carried into the next generation.
     #[arg(long, default_value_t = 5)]
     pub elites: usize,
+    /// GA: the write-up's version: one child per pair of parents (35 a generation, cuts
+    /// in 0..L-1, the second parent's genes on the inclusive segment), the text's
+    /// mutation_rate 0.3 (swap 70%), no void penalty (the fitness of its reported
+    /// runs), and the length counted after the start tile's first entry (38 on round
+    /// 12). Default (ours): two complementary children per pair, swap 40% (the
+    /// code's mutation_rate 0.6), a void penalty of 1, the start tile counted (39).
+    #[arg(long)]
+    pub write_up: bool,
     /// GA: carry the elites over unchanged (the write-up mutated them with the children).
     #[arg(long)]
     pub frozen_elites: bool,
-    /// GA: mutation operator. improved: swap two genes with probability 0.4, else
-    /// reset one; original: reset one gene with probability 0.3.
+    /// GA: mutation operator. improved: reset one gene with probability
+    /// --mutation-rate, else swap two genes; original: reset one gene with
+    /// probability --mutation-rate, else nothing.
     #[arg(long, value_enum, default_value_t = MutationArg::Improved)]
     pub mutation: MutationArg,
+    /// GA: the write-up's mutation_rate, in percent: the chance of a reset. Default:
+    /// 60 for improved (the code's value, so swap 40%), 30 for original and for
+    /// improved with --write-up (the text's only stated value, so swap 70%).
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub mutation_rate: Option<u32>,
     /// GA: fitness. linear: owed entries + distance to the flag; double: 2*owed + distance.
     #[arg(long, value_enum, default_value_t = FitnessArg::Linear)]
     pub fitness: FitnessArg,
-    /// GA: added per void (blocked) move unless the rest of the fitness is 0.
-    #[arg(long, default_value_t = 1, value_name = "N")]
-    pub void_penalty: u32,
-    /// GA: chromosome length. Default: #fragile + 2*#cracked + 5*(#stone + 1).
+    /// GA: added per void (blocked) move unless the rest of the fitness is 0. Default:
+    /// 1 (the form of the write-up's section 4b, which gives no value), 0 with --write-up.
+    #[arg(long, value_name = "N")]
+    pub void_penalty: Option<u32>,
+    /// GA: chromosome length. Default: #fragile + 2*#cracked + 5*(#stone + 1), with
+    /// --write-up counted after the start tile's first entry.
     #[arg(long, value_name = "GENES")]
     pub length: Option<usize>,
-    /// GA: give up after this many generations.
+    /// GA: give up after this many generations (our cap; the write-up has none).
     #[arg(long, default_value_t = 200_000)]
     pub max_generations: u64,
     /// GA: evaluate fitness on several threads (same result; rarely faster).
@@ -91,7 +107,7 @@ pub enum FlagPlanner {
     /// Complete search: a shortest winning sequence, or "no solution".
     #[default]
     Exact,
-    /// The write-up's genetic algorithm, seeded from --seed.
+    /// A genetic algorithm from the write-up (ours, or its own with --write-up), seeded from --seed.
     Ga,
 }
 
@@ -112,23 +128,27 @@ pub enum FitnessArg {
 impl FlagPlannerArgs {
     /// The GA settings these flags choose.
     pub fn ga_settings(&self) -> GaSettings {
+        let base = if self.write_up { GaSettings::write_up() } else { GaSettings::default() };
+        let mutation = match (self.mutation, self.mutation_rate) {
+            (MutationArg::Improved, None) => base.mutation,
+            (MutationArg::Improved, Some(rate)) => Mutation::SwapElseReset { swap_percent: 100 - rate },
+            (MutationArg::Original, rate) => Mutation::Reset { percent: rate.unwrap_or(30) },
+        };
         GaSettings {
             population: self.population,
             parents: self.parents,
             elites: self.elites,
             mutate_elites: !self.frozen_elites,
-            mutation: match self.mutation {
-                MutationArg::Improved => Mutation::IMPROVED,
-                MutationArg::Original => Mutation::ORIGINAL,
-            },
+            mutation,
             fitness: match self.fitness {
                 FitnessArg::Linear => Fitness::Linear,
                 FitnessArg::Double => Fitness::DoubleOwed,
             },
-            void_penalty: self.void_penalty,
+            void_penalty: self.void_penalty.unwrap_or(base.void_penalty),
             chromosome_length: self.length,
             max_generations: self.max_generations,
             parallel: self.parallel,
+            ..base
         }
     }
 

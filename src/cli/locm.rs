@@ -54,7 +54,8 @@ impl LocmRules {
 #[derive(Clone, Debug, Args)]
 pub struct LocmSeats {
     /// Player 0's and player 1's draft bots: random, max-attack, closetai, icebox,
-    /// coac, chad, or genome:FILE (one priority per card, highest of the three is picked).
+    /// coac, chad, evolved (the bundled evolved genome), or genome:FILE (one priority
+    /// per card, highest of the three is picked; `tickbot evolve draft` writes them).
     #[arg(long, value_name = "A,B", default_value = "closetai,icebox")]
     pub draft: String,
     /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
@@ -138,7 +139,9 @@ fn draft_bot(name: &str, n_cards: usize) -> anyhow::Result<DraftBot> {
         return Ok(DraftBot::Genome(Arc::new(genome)));
     }
     DraftBot::from_name(name).ok_or_else(|| {
-        anyhow!("unknown draft bot {name:?}: use random, max-attack, closetai, icebox, coac, chad or genome:FILE")
+        anyhow!(
+            "unknown draft bot {name:?}: use random, max-attack, closetai, icebox, coac, chad, evolved or genome:FILE"
+        )
     })
 }
 

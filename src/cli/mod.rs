@@ -8,14 +8,17 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 pub mod common;
+pub mod evolve;
 pub mod flag;
 pub mod locm;
 pub mod pipes;
 pub mod run;
 pub mod slide;
 pub mod snake;
+pub mod view;
 
 use common::{EXIT_CODES, RunOptions};
+use evolve::{EvalDraft, EvolveDraft};
 use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
 use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
 use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
@@ -64,6 +67,30 @@ pub enum Command {
     /// Generate a level and print it in the game's map format.
     #[command(subcommand)]
     Gen(GenGame),
+    /// Evolve strategies: LOCM draft strategies with the active-genes GA.
+    #[command(subcommand)]
+    Evolve(EvolveCommand),
+    /// The results step of an evolution run: its winner against every generation, with a chart.
+    #[command(subcommand)]
+    Eval(EvalCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvolveCommand {
+    /// Evolve LOCM draft strategies (Kowalski & Miernik's active genes): progress per
+    /// generation, DIR/best.txt (loadable by genome:FILE), DIR/log.jsonl, a checkpoint
+    /// per generation; --resume DIR continues a stopped run exactly.
+    #[command(after_help = EXIT_CODES)]
+    Draft(EvolveDraft),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// The final winner of a draft evolution against every generation's best, worst and
+    /// whole population on that generation's draft, and each generation's best against
+    /// ClosetAI and Icebox: DIR/eval.jsonl and the chart DIR/eval.svg.
+    #[command(after_help = EXIT_CODES)]
+    Draft(EvalDraft),
 }
 
 #[derive(Debug, Args)]
@@ -135,6 +162,47 @@ pub enum ReplayCommand {
         /// Show the board at every tick.
         #[arg(long)]
         all: bool,
+    },
+    /// Print one JSON line per tick: the tick, the action that led to it (text and
+    /// code), the state hash, the status, and with --states the game's own state.
+    /// Stops with exit 1 at a tick that does not reproduce.
+    #[command(after_help = EXIT_CODES)]
+    Export {
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+        /// Write JSON lines (the export's one format; required so that others can come).
+        #[arg(long, required = true)]
+        json: bool,
+        /// Add each tick's state as the game holds it, under "state".
+        #[arg(long)]
+        states: bool,
+        /// The first tick to export (0: the start).
+        #[arg(long, value_name = "T")]
+        from: Option<u32>,
+        /// The last tick to export. Default: the last tick.
+        #[arg(long, value_name = "T")]
+        to: Option<u32>,
+    },
+    /// Draw a replay for watching: a self-contained HTML page with a slider and
+    /// play/pause (it handles games of any length), or an animated GIF or SVG for
+    /// sharing. The format follows --out's extension.
+    #[command(after_help = EXIT_CODES)]
+    Render {
+        #[arg(value_name = "FILE")]
+        path: PathBuf,
+        /// The file to write: NAME.html, NAME.gif or NAME.svg.
+        #[arg(long, value_name = "NAME.html|NAME.gif|NAME.svg")]
+        out: PathBuf,
+        /// The first tick to draw (0: the start).
+        #[arg(long, value_name = "T")]
+        from: Option<u32>,
+        /// The last tick to draw. Default: the last tick (a GIF or SVG of a long game
+        /// is large: pick a stretch).
+        #[arg(long, value_name = "T")]
+        to: Option<u32>,
+        /// Ticks per second when playing.
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+        fps: u32,
     },
 }
 

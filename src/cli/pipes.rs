@@ -11,6 +11,7 @@ use tickbot::bench::{self, BenchPuzzle};
 use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
 use tickbot::game::pipes::generate::{GenSettings, GenerateError};
+use tickbot::game::pipes::small::Variant;
 use tickbot::game::pipes::solve::{Solve, Solver};
 use tickbot::game::pipes::{self, PipesGame, Puzzle};
 use tickbot::plan::{PlanError, Planner};
@@ -50,9 +51,32 @@ pub struct PipesArgs {
     /// The planner.
     #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
     pub planner: PipesPlanner,
-    /// dfs and astar give up after this many states.
+    /// dfs and astar give up after this many states (our budget; the write-up has none).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
     pub max_states: u64,
+    #[command(flatten)]
+    pub write_up: WriteUpArg,
+}
+
+/// The write-up's version of dfs and astar.
+#[derive(Clone, Copy, Debug, Args, Default)]
+pub struct WriteUpArg {
+    /// dfs and astar exactly as the write-up prints them: successors all
+    /// clockwise, then all anticlockwise, then all half turns; visited and goal
+    /// tested when a state is taken, not when made; astar's open list keeps
+    /// copies and takes the latest of equal f; h with a plain division; the
+    /// whole search path is played (20,108 moves for dfs on 3x3-flat). Default
+    /// (ours): visited and goal tested when made, astar keeps the best g per
+    /// state and breaks ties by least h, h rounds up, and the goal is played
+    /// as at most one move per tile.
+    #[arg(long)]
+    pub write_up: bool,
+}
+
+impl WriteUpArg {
+    fn variant(self) -> Variant {
+        if self.write_up { Variant::WriteUp } else { Variant::Ours }
+    }
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -60,19 +84,22 @@ pub enum PipesPlanner {
     /// Constraint propagation and backtracking: complete and fast on any size.
     #[default]
     Solve,
-    /// The write-up's blind depth-first search (boards up to 64 tiles; meant for 3x3).
+    /// Blind depth-first search from the write-up (ours by default, --write-up for
+    /// its own; boards up to 64 tiles; meant for 3x3).
     Dfs,
-    /// The write-up's A* with its heuristic (boards up to 64 tiles).
+    /// A* with the write-up's heuristic (ours by default, --write-up for its own;
+    /// boards up to 64 tiles).
     Astar,
 }
 
 impl PipesPlanner {
-    /// A fresh planner of this kind; `max_states` bounds dfs and astar.
-    pub fn planner(self, max_states: u64) -> Box<dyn Planner<PipesGame>> {
+    /// A fresh planner of this kind; `max_states` bounds dfs and astar,
+    /// `write_up` picks their version.
+    pub fn planner(self, max_states: u64, write_up: WriteUpArg) -> Box<dyn Planner<PipesGame>> {
         match self {
             PipesPlanner::Solve => Box::new(Solve::new()),
-            PipesPlanner::Dfs => Box::new(Dfs::new(max_states)),
-            PipesPlanner::Astar => Box::new(AStar::new(max_states)),
+            PipesPlanner::Dfs => Box::new(Dfs::with_variant(max_states, write_up.variant())),
+            PipesPlanner::Astar => Box::new(AStar::with_variant(max_states, write_up.variant())),
         }
     }
 }
@@ -95,9 +122,11 @@ pub struct BenchPipes {
     /// The planner.
     #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
     pub planner: PipesPlanner,
-    /// dfs and astar give up after this many states.
+    /// dfs and astar give up after this many states (our budget; the write-up has none).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
     pub max_states: u64,
+    #[command(flatten)]
+    pub write_up: WriteUpArg,
     /// Times each puzzle is solved; the report gives the median.
     #[arg(long, default_value_t = 11)]
     pub repeat: u32,
@@ -164,8 +193,8 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
         );
         return Ok(Exit::Success);
     }
-    let (kind, max_states) = (args.pipes.planner, args.pipes.max_states);
-    play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states), &args.options)
+    let (kind, max_states, write_up) = (args.pipes.planner, args.pipes.max_states, args.pipes.write_up);
+    play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states, write_up), &args.options)
 }
 
 /// `run pipes` and a session's Pipes entries: each puzzle is a level (none:
@@ -176,8 +205,8 @@ pub fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPl
         args.map = map.map(Path::to_path_buf).or(args.map);
         args.config()
     })?;
-    let (kind, max_states) = (args.planner, args.max_states);
-    Ok(GameEntry::<PipesGame, _>::player(levels, move |_: &pipes::Config| kind.planner(max_states)))
+    let (kind, max_states, write_up) = (args.planner, args.max_states, args.write_up);
+    Ok(GameEntry::<PipesGame, _>::player(levels, move |_: &pipes::Config| kind.planner(max_states, write_up)))
 }
 
 fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
@@ -222,11 +251,11 @@ fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
 
 pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
     let puzzles = bench_puzzles(&args)?;
-    let (kind, max_states) = (args.planner, args.max_states);
+    let (kind, max_states, write_up) = (args.planner, args.max_states, args.write_up);
     let progress = Progress::with_total(puzzles.len() as u64);
     let report = {
         let _bar = progress_bar("pipes puzzles", &progress);
-        bench::bench_pipes(&puzzles, || kind.planner(max_states), args.repeat, &interrupt_budget(), &progress)
+        bench::bench_pipes(&puzzles, || kind.planner(max_states, write_up), args.repeat, &interrupt_budget(), &progress)
     };
     if args.json {
         print_json(&report)?;

@@ -109,10 +109,21 @@ pub struct SlideArgs {
     pub ga: GaArgs,
 }
 
-/// The ga planner's parameters (the write-up's names).
+/// The ga planner's parameters. The first five are the write-up's names; the
+/// write-up gives no value for any of them, nor has generations per round or a
+/// number of rounds: every default here is ours.
 #[derive(Clone, Debug, Args)]
-#[command(next_help_heading = "ga planner")]
+#[command(next_help_heading = "ga planner (every default is ours: the write-up publishes no values)")]
 pub struct GaArgs {
+    /// The write-up's version exactly: one child per crossing, cut drawn from 1 to
+    /// move_count-2, the number crossed rounded half to even; cut to --policy-limit,
+    /// then mutate; the carried prefix kept inside the policy (a solution must fit in
+    /// --move-count); the winning policy played unshortened. Default (ours): two
+    /// children, cut from 1 to move_count-1, rounded up; mutate, then cut; the prefix
+    /// frozen on the board with --move-count fresh genes per round; the shortened
+    /// solution played. The printed code's three array-view bugs are not reproduced.
+    #[arg(long)]
+    pub write_up: bool,
     /// Moves per policy.
     #[arg(long, default_value_t = GaSettings::default().move_count)]
     pub move_count: usize,
@@ -128,10 +139,11 @@ pub struct GaArgs {
     /// Undo a mutation that makes the value worse.
     #[arg(long, default_value_t = GaSettings::default().better_mutate, action = clap::ArgAction::Set)]
     pub better_mutate: bool,
-    /// Generations per round, before the best policy becomes the next round's prefix.
+    /// Generations per round, before the best policy becomes the next round's prefix
+    /// (ours: the write-up gives no number).
     #[arg(long, default_value_t = GaSettings::default().generations_per_round)]
     pub generations_per_round: u64,
-    /// Rounds before giving up.
+    /// Rounds before giving up (ours: the write-up gives no number).
     #[arg(long, default_value_t = GaSettings::default().max_rounds)]
     pub max_rounds: u32,
 }
@@ -147,6 +159,7 @@ impl Default for GaArgs {
             better_mutate: p.better_mutate,
             generations_per_round: p.generations_per_round,
             max_rounds: p.max_rounds,
+            write_up: p.write_up,
         }
     }
 }
@@ -162,6 +175,7 @@ impl GaArgs {
             generations_per_round: self.generations_per_round,
             max_rounds: self.max_rounds,
             seed,
+            write_up: self.write_up,
         }
     }
 }
@@ -191,7 +205,7 @@ pub enum SlidePlanner {
     /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
     #[default]
     Idastar,
-    /// The 2020 write-up's genetic algorithm (not optimal).
+    /// A genetic algorithm from a 2020 write-up: ours, or its own with --write-up (not optimal).
     Ga,
 }
 

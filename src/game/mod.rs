@@ -7,6 +7,7 @@
 
 pub mod flag;
 pub mod locm;
+pub mod picture;
 pub mod pipes;
 pub mod slide;
 pub mod snake;
@@ -54,6 +55,17 @@ pub trait Game: Clone + Send + 'static {
 
     /// A human-readable picture of the state, ending in a newline.
     fn render(&self) -> String;
+
+    /// The state as plain data, for `replay export --states`. Never hashed
+    /// and never stored in a replay, so its shape may change freely.
+    type Snapshot: Serialize;
+
+    /// The state as [`Game::Snapshot`]: what changes during a game (the
+    /// level itself is in the replay header).
+    fn snapshot(&self) -> Self::Snapshot;
+
+    /// The board drawn as tiles for the viewers (`replay render`).
+    fn draw(&self) -> picture::Picture;
 
     /// The stable integer that stands for `action` in a replay.
     fn action_code(action: Self::Action) -> u32;

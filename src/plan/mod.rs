@@ -71,6 +71,9 @@ pub struct PlanStats {
     pub nodes: u64,
     /// Moves in the plan.
     pub plan_len: u32,
+    /// Distinct states among the nodes, from planners that may expand a
+    /// state more than once (the pipe write-up's searches) and report both.
+    pub distinct: Option<u64>,
 }
 
 /// Why a planner produced no action.
@@ -216,7 +219,12 @@ impl<G: Game> StoredPlan<G> {
             if plan.actions.is_empty() {
                 return Err(PlanError::GaveUp(format!("the {} plan has no move for a running game", plan.kind)));
             }
-            planned = Some(PlanStats { kind: plan.kind, nodes: plan.nodes, plan_len: plan.actions.len() as u32 });
+            planned = Some(PlanStats {
+                kind: plan.kind,
+                nodes: plan.nodes,
+                plan_len: plan.actions.len() as u32,
+                distinct: None,
+            });
             self.actions = plan.actions;
             self.next = 0;
             self.expected = Some((game.clone(), game.state_hash()));

@@ -683,6 +683,7 @@ async fn play_game<G: Game, P: Planner<G>>(
                 tick,
                 kind = stats.kind,
                 nodes = stats.nodes,
+                distinct = stats.distinct,
                 plan_len = stats.plan_len,
                 elapsed_us = plan_elapsed.as_micros() as u64,
                 "plan"

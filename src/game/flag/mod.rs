@@ -7,12 +7,14 @@
 //! fallen; the start tile counts as entered once at tick 0. Won when every
 //! fragile and cracked tile has fallen and the player stands on the flag;
 //! lost when no move is left otherwise. The planners live beside the rules:
-//! `exact` (a complete search) and `ga` (the write-up's genetic algorithm);
+//! `exact` (a complete search) and `ga` (the write-up's genetic algorithm with
+//! `write_up`, ours by default);
 //! `generate` lays random solvable maps.
 
 pub mod exact;
 pub mod ga;
 pub mod generate;
+pub mod picture;
 
 use std::fmt;
 use std::sync::Arc;
@@ -595,6 +597,16 @@ impl Game for FlagGame {
             out.push('\n');
         }
         out
+    }
+
+    type Snapshot = picture::FlagSnapshot;
+
+    fn snapshot(&self) -> picture::FlagSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(dir: Dir) -> u32 {

@@ -1,7 +1,8 @@
 //! The draft bots: `random`, `max-attack`, the published baselines
 //! `closetai`, `icebox`, `coac` and `chad` (their per-card tables are in
-//! `maps/locm/draft_baselines.csv`, see `maps/locm/SOURCE.md`), and `genome`
-//! (a per-card priority vector from a file). A draft bot sees only a
+//! `maps/locm/draft_baselines.csv`, see `maps/locm/SOURCE.md`), `genome`
+//! (a per-card priority vector from a file) and `evolved` (the bundled
+//! genome `maps/locm/evolved-draft.txt`, made by `tickbot evolve draft`). A draft bot sees only a
 //! [`DraftView`]. Scores are floats: what a bot picks is recorded as an
 //! action, so replays never depend on how it chose.
 
@@ -14,6 +15,12 @@ use crate::rng::GameRng;
 
 /// The bundled table of baseline scores.
 pub(crate) const BUNDLED_BASELINES: &str = include_str!("../../../maps/locm/draft_baselines.csv");
+
+/// The bundled evolved drafter's genome (its first lines say how it was made).
+pub(crate) const BUNDLED_EVOLVED: &str = include_str!("../../../maps/locm/evolved-draft.txt");
+
+/// Cards the bundled evolved genome has a priority for (the LOCM 1.2 list).
+const EVOLVED_CARDS: usize = 160;
 
 /// Every baseline's number for one card.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -88,6 +95,13 @@ pub struct Genome {
 }
 
 impl Genome {
+    /// The bundled evolved genome, parsed once.
+    pub fn bundled_evolved() -> &'static Genome {
+        static BUNDLED: OnceLock<Genome> = OnceLock::new();
+        BUNDLED
+            .get_or_init(|| Genome::parse(BUNDLED_EVOLVED, EVOLVED_CARDS).expect("the bundled genome parses (tested)"))
+    }
+
     /// Parses numbers separated by whitespace or commas, one per card in id
     /// order; `#` starts a comment. Errors name the line and column.
     pub fn parse(text: &str, n_cards: usize) -> Result<Genome, MapError> {
@@ -132,6 +146,8 @@ pub enum DraftBot {
     Chad,
     /// A per-card priority vector.
     Genome(Arc<Genome>),
+    /// The bundled evolved genome ([`Genome::bundled_evolved`]).
+    Evolved,
 }
 
 impl DraftBot {
@@ -145,6 +161,7 @@ impl DraftBot {
             DraftBot::Coac => "coac",
             DraftBot::Chad => "chad",
             DraftBot::Genome(_) => "genome",
+            DraftBot::Evolved => "evolved",
         }
     }
 
@@ -157,6 +174,7 @@ impl DraftBot {
             "icebox" => DraftBot::Icebox,
             "coac" => DraftBot::Coac,
             "chad" => DraftBot::Chad,
+            "evolved" => DraftBot::Evolved,
             _ => return None,
         })
     }
@@ -187,10 +205,17 @@ impl DraftBot {
                 highest(view, |card| -f64::from(baselines.scores(card).coac_rank[list]))
             }
             DraftBot::Chad => highest(view, |card| f64::from(baselines.scores(card).chad_weight[seat])),
-            DraftBot::Genome(genome) => {
-                highest(view, |card| genome.priorities.get(usize::from(card) - 1).copied().unwrap_or(f64::NEG_INFINITY))
-            }
+            DraftBot::Genome(genome) => genome.choose(view),
+            DraftBot::Evolved => Genome::bundled_evolved().choose(view),
         }
+    }
+}
+
+impl Genome {
+    /// The offered card with the highest priority (the first on ties; a
+    /// card the genome does not cover is never preferred).
+    fn choose(&self, view: &DraftView) -> u8 {
+        highest(view, |card| self.priorities.get(usize::from(card) - 1).copied().unwrap_or(f64::NEG_INFINITY))
     }
 }
 
@@ -249,6 +274,23 @@ mod tests {
         assert_eq!(DraftBot::Chad.choose(&view([4, 3, 1], 1, &[]), &table, &mut rng), 2);
         let genome = Genome { priorities: (0..160).map(|index| -f64::from(index)).collect() };
         assert_eq!(DraftBot::Genome(Arc::new(genome)).choose(&view([9, 4, 7], 0, &[]), &table, &mut rng), 1);
+    }
+
+    #[test]
+    fn the_evolved_drafter_picks_by_the_bundled_genome() {
+        let table = CardTable::parse(BUNDLED_CARDLIST).unwrap();
+        let genome = Genome::bundled_evolved();
+        assert_eq!(genome.priorities.len(), 160);
+        let bot = DraftBot::from_name("evolved").unwrap();
+        assert_eq!(bot.name(), "evolved");
+        let mut rng = GameRng::from_seed(1);
+        for choices in [[1, 2, 3], [160, 80, 40], [7, 99, 13]] {
+            let best = (0..3).max_by(|&a, &b| {
+                let priority = |index: usize| genome.priorities[usize::from(choices[index]) - 1];
+                priority(a).total_cmp(&priority(b)).then(b.cmp(&a))
+            });
+            assert_eq!(Some(usize::from(bot.choose(&view(choices, 0, &[]), &table, &mut rng))), best);
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod battle;
 pub mod bots;
 pub mod cards;
 pub mod java_random;
+pub mod picture;
 pub mod view;
 
 use std::fmt;
@@ -136,6 +137,9 @@ enum Shuffler {
     Java([i64; 2]),
 }
 
+/// The 30 triples of a draft, as card ids.
+pub(crate) type Draft = [[u8; 3]; PICKS];
+
 /// One decision: a draft pick (0..=2 of the triple) or a battle action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
@@ -200,6 +204,22 @@ impl LocmGame {
             performed: [[Performed::default(); MAX_ACTIONS_PER_TURN]; 2],
             n_performed: [0; 2],
         }
+    }
+
+    /// The 30 triples [`Game::new`] draws for `seed` with our own
+    /// randomness: the draft alone, to be played many times with
+    /// [`LocmGame::on_draft`].
+    pub(crate) fn draw_draft(config: &Config, seed: u64) -> Draft {
+        chacha_triples(&mut GameRng::from_seed(seed), config.table.len())
+    }
+
+    /// A game on the given triples whose deck shuffles (and bots' streams)
+    /// come from `seed`: one draft played with many shuffles, as the draft
+    /// evolution plays it. Such a game cannot be recorded (a replay header
+    /// holds the seed, not the triples).
+    pub(crate) fn on_draft(config: &Config, triples: Draft, seed: u64) -> LocmGame {
+        let shuffler = Shuffler::ChaCha(Box::new(GameRng::from_seed(seed)));
+        LocmGame::from_parts(config, seed, triples, shuffler)
     }
 
     /// The seed the game was built with (bots derive their own streams from it).
@@ -459,6 +479,16 @@ impl Game for LocmGame {
 
     fn render(&self) -> String {
         view::render(self)
+    }
+
+    type Snapshot = picture::LocmSnapshot;
+
+    fn snapshot(&self) -> picture::LocmSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(action: Action) -> u32 {

@@ -10,12 +10,14 @@
 //! puzzle is fixed by the file, so the seed is ignored.
 //!
 //! The planners live beside the rules because they know them: `solve`
-//! (constraint propagation and backtracking), `dfs` and `astar` (the
-//! write-up's searches, on boards of at most 64 tiles), and the generator.
+//! (constraint propagation and backtracking), `dfs` and `astar` (searches
+//! from the write-up, ours or its own, on boards of at most 64 tiles), and
+//! the generator.
 
 pub mod astar;
 pub mod dfs;
 pub mod generate;
+pub mod picture;
 pub mod small;
 pub mod solve;
 
@@ -421,6 +423,11 @@ impl PipesSetup {
     }
 }
 
+/// The longest search path the episode cap makes room for: far more than
+/// the write-up's searches expand within their default budget of 2,000,000
+/// states, and small enough that a game on a large board still ends.
+pub const MAX_SEARCH_PATH: u32 = 1 << 24;
+
 /// A validated puzzle. Only [`Config::try_from`] builds one, so a `Config`
 /// always describes a playable game (though not always a solvable one).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -429,8 +436,12 @@ pub struct Config {
     grid: Grid,
     source: u32,
     tiles: Vec<u8>,
-    /// The episode cap: no plan needs more than one move per tile, so a game
-    /// still unsolved after four moves per tile is stalled.
+    /// The episode cap: a game still unsolved after four moves per tile, or
+    /// after as many moves as the board has orientations less one if that
+    /// is more, is stalled. One move per tile is enough to solve; the second
+    /// bound lets the write-up's searches play their whole search path,
+    /// which never visits a state twice. That bound is itself capped at
+    /// [`MAX_SEARCH_PATH`] moves, so large boards keep a finite episode.
     max_ticks: u32,
 }
 
@@ -455,7 +466,12 @@ impl TryFrom<PipesSetup> for Config {
             )));
         }
         let source = u32::from(source_row) * u32::from(width) + u32::from(source_col);
-        let max_ticks = 4 * grid.n_tiles() as u32;
+        let orientations = tiles.iter().fold(1u64, |product, &mask| {
+            let period = (1..=4).find(|&turns| rotate_by(mask, turns) == mask).unwrap_or(4);
+            product.saturating_mul(u64::from(period))
+        });
+        let search_path = (orientations - 1).min(u64::from(MAX_SEARCH_PATH)) as u32;
+        let max_ticks = (4 * grid.n_tiles() as u32).max(search_path);
         Ok(Config { grid, source, tiles, max_ticks })
     }
 }
@@ -668,6 +684,16 @@ impl Game for PipesGame {
         out
     }
 
+    type Snapshot = picture::PipesSnapshot;
+
+    fn snapshot(&self) -> picture::PipesSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
+    }
+
     fn action_code(action: Rotate) -> u32 {
         action.tile * 3 + action.turn as u32
     }
@@ -793,13 +819,12 @@ mod tests {
         assert!(matches!(PipesGame::new(&solved, 0).status(), Status::Over(Outcome { kind: OutcomeKind::Won, .. })));
         let config = config("2 1 nowrap 0 0\n82\n");
         let mut game = PipesGame::new(&config, 0);
-        for _ in 0..config.max_ticks() {
+        // Two dead ends have 16 orientations: the cap is 15 moves, not 4 × 2.
+        assert_eq!(config.max_ticks(), 15);
+        for tick in 0..config.max_ticks() {
             assert_eq!(game.status(), Status::Running);
-            game.step(Rotate { tile: 0, turn: Turn::Clockwise }).unwrap();
-            game.step(Rotate { tile: 0, turn: Turn::Anticlockwise }).unwrap();
-            if game.tick() >= config.max_ticks() {
-                break;
-            }
+            let turn = if tick % 2 == 0 { Turn::Clockwise } else { Turn::Anticlockwise };
+            game.step(Rotate { tile: 0, turn }).unwrap();
         }
         assert!(matches!(game.status(), Status::Over(Outcome { kind: OutcomeKind::Stalled, .. })));
     }

@@ -1,13 +1,24 @@
-//! Small boards (at most 64 tiles) for the write-up's searches, `dfs` and
-//! `astar`: a whole state packed into a `u128` (two bits of turn per tile,
-//! counted from the tiles as dealt), and the write-up's measures of how far
-//! a state is from solved, computed on the stack without allocating.
+//! Small boards (at most 64 tiles) for the searches that come from the pipe
+//! write-up, `dfs` and `astar`: a whole state packed into a `u128` (two bits
+//! of turn per tile, counted from the tiles as dealt), the write-up's
+//! measures of how far a state is from solved, computed on the stack without
+//! allocating, and [`Variant`], which picks the write-up's version of a
+//! search or ours.
 //!
 //! Turns are kept canonical: a straight has two distinct orientations and a
 //! cross one, so their turn counts are taken modulo that, and two states
 //! that look the same pack to the same number.
 
 use crate::game::pipes::{DIR_BITS, Grid, opposite, rotate_by};
+
+/// Which version of a search runs: ours (the default) or the write-up's, as
+/// printed (see the `dfs` and `astar` module docs for every difference).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    #[default]
+    Ours,
+    WriteUp,
+}
 
 /// The most tiles a packed state can hold: two bits each in a `u128`.
 pub(crate) const MAX_SMALL_TILES: usize = 64;
@@ -39,11 +50,20 @@ pub(crate) struct Measures {
 }
 
 impl Measures {
-    /// The write-up's heuristic: open ends / 2 (rounded up, so that one open
-    /// end still counts) + dry tiles + 5 × ends into a
-    /// wall + 5 × facing dead-end pairs + 3 × loops. Zero exactly when solved.
+    /// Our heuristic: the write-up's terms, open ends / 2 (rounded up, so
+    /// that one open end still counts) + dry tiles + 5 × ends into a wall +
+    /// 5 × facing dead-end pairs + 3 × loops. Zero exactly when solved.
     pub(crate) fn heuristic(&self) -> u32 {
         self.open_ends.div_ceil(2) + self.dry_tiles + 5 * self.ends_into_wall + 5 * self.dead_end_pairs + 3 * self.loops
+    }
+
+    /// Twice the write-up's heuristic as printed, `num_opened_head / 2 +
+    /// num_no_water + num_wall * 5 + num_invalid_deadend * 5 + num_loop * 3`,
+    /// with its plain (not rounded) division: doubled, so that a half stays
+    /// exact in an integer. An end into the wall counts in the wall term only,
+    /// not also as an open end, so the open ends may be odd and h a half.
+    pub(crate) fn heuristic_doubled(&self) -> u32 {
+        self.open_ends + 2 * (self.dry_tiles + 5 * self.ends_into_wall + 5 * self.dead_end_pairs + 3 * self.loops)
     }
 
     pub(crate) fn is_solved(&self) -> bool {

@@ -12,6 +12,7 @@ pub mod astar;
 pub mod ga;
 pub mod idastar;
 pub mod pdb;
+pub mod picture;
 
 use std::fmt;
 use std::sync::Arc;
@@ -631,6 +632,16 @@ impl Game for SlideGame {
             out.push('\n');
         }
         out
+    }
+
+    type Snapshot = picture::SlideSnapshot;
+
+    fn snapshot(&self) -> picture::SlideSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(dir: Dir) -> u32 {

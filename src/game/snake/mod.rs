@@ -6,6 +6,7 @@
 //! eaten for `stall_limit` ticks or the episode reaches `max_ticks`.
 
 pub mod bfs_tail;
+pub mod picture;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -632,6 +633,16 @@ impl Game for SnakeGame {
             out.push('\n');
         }
         out
+    }
+
+    type Snapshot = picture::SnakeSnapshot;
+
+    fn snapshot(&self) -> picture::SnakeSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn action_code(dir: Dir) -> u32 {

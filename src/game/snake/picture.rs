@@ -1,0 +1,82 @@
+//! Snake as plain data (`replay export --states`) and as a picture for the
+//! viewers: walls, the body as one green band from tail to head, the food.
+
+use serde::Serialize;
+
+use super::{Dir, SnakeGame};
+use crate::game::picture::{Colour, DOWN, LEFT, Mark, Picture, RIGHT, Tile, UP};
+
+/// What changes during a game of Snake; cells are `[column, row]`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SnakeSnapshot {
+    pub length: u32,
+    pub heading: Dir,
+    /// Head first.
+    pub body: Vec<[u16; 2]>,
+    pub food: Option<[u16; 2]>,
+    pub ticks_since_food: u32,
+}
+
+impl SnakeGame {
+    fn cell_at(&self, cell: u16) -> [u16; 2] {
+        let width = self.config.width;
+        [cell % width, cell / width]
+    }
+
+    pub(super) fn snapshot_state(&self) -> SnakeSnapshot {
+        SnakeSnapshot {
+            length: self.body.len() as u32,
+            heading: self.heading,
+            body: self.body.iter().map(|&cell| self.cell_at(cell)).collect(),
+            food: self.food.map(|cell| self.cell_at(cell)),
+            ticks_since_food: self.ticks_since_food,
+        }
+    }
+
+    pub(super) fn draw_board(&self) -> Picture {
+        let config = &self.config;
+        let floor = Tile::plain(Colour::LightGrey);
+        let mut picture = Picture::new(config.width, config.height, 16, 16, floor);
+        picture.link_width = 56;
+        for cell in 0..config.n_cells() as u16 {
+            if config.is_wall(cell) {
+                picture.tiles[usize::from(cell)] = Tile::plain(Colour::DarkGrey);
+            }
+        }
+        if let Some(food) = self.food {
+            picture.tiles[usize::from(food)] = Tile::plain(Colour::LightGrey).with_mark(Mark::Disc, Colour::Red);
+        }
+        let body: Vec<u16> = self.body.iter().copied().collect();
+        for (index, &cell) in body.iter().enumerate() {
+            let mut links = 0;
+            if index > 0 {
+                links |= self.direction_bit(cell, body[index - 1]);
+            }
+            if index + 1 < body.len() {
+                links |= self.direction_bit(cell, body[index + 1]);
+            }
+            let mark = if index == 0 { (Mark::Disc, Colour::DarkGreen) } else { (Mark::Joint, Colour::Green) };
+            picture.tiles[usize::from(cell)] =
+                Tile::plain(Colour::LightGrey).with_links(links, Colour::Green).with_mark(mark.0, mark.1);
+        }
+        picture.caption = format!("length {} of {}", self.body.len(), config.n_free_cells);
+        picture
+    }
+
+    /// The band from `from` towards the next segment `to` (a neighbour).
+    fn direction_bit(&self, from: u16, to: u16) -> u8 {
+        let [from_col, from_row] = self.cell_at(from);
+        let [to_col, to_row] = self.cell_at(to);
+        if to_row < from_row {
+            UP
+        } else if to_row > from_row {
+            DOWN
+        } else if to_col < from_col {
+            LEFT
+        } else if to_col > from_col {
+            RIGHT
+        } else {
+            0
+        }
+    }
+}
