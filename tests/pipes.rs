@@ -10,7 +10,7 @@ use tempfile::TempDir;
 use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::Dfs;
 use tickbot::game::pipes::generate::{GenSettings, generate};
-use tickbot::game::pipes::solve::Solve;
+use tickbot::game::pipes::solve::{Solve, Solver};
 use tickbot::game::pipes::{Config, PipesGame, Puzzle};
 use tickbot::game::{Game, OutcomeKind};
 use tickbot::plan::{Budget, PlanError, Planner, PlayError};
@@ -141,6 +141,59 @@ fn generated_puzzles_are_solved_and_check_out() {
             }
         }
     }
+}
+
+/// Solves a generated board with the solver itself: (solutions found, branch
+/// points, the first solution).
+fn solve_generated(options: &GenSettings, limit: u32) -> (u32, u64, Vec<u8>) {
+    let generated = generate(options).unwrap();
+    let config = Config::try_from(generated.setup).unwrap();
+    let mut solver = Solver::new(config.grid());
+    let report = solver.run(config.tiles(), config.source(), limit, &Budget::unlimited()).unwrap();
+    let (replay, tiles) = record(&config, Solve::new()).unwrap();
+    assert_eq!(replay.footer.unwrap().outcome.kind, OutcomeKind::Won, "{options:?}");
+    check_config_solution(&config, &tiles).unwrap_or_else(|error| panic!("{options:?}: {error}"));
+    (report.solutions, report.branches, tiles)
+}
+
+#[track_caller]
+fn check_no_thrash(width: u16, height: u16, wrap: bool, seed: u64, branches_before: u64, at_most: u64) {
+    let options = GenSettings { width, height, wrap, unique: false, seed };
+    let (solutions, branches, first) = solve_generated(&options, 1);
+    assert_eq!(solutions, 1, "{options:?}");
+    assert!(
+        branches <= at_most,
+        "{width}x{height} wrap={wrap} seed {seed}: {branches} branch points (row-major branching alone took {branches_before})"
+    );
+    // The same board is solved the same way every time.
+    assert_eq!(solve_generated(&options, 1), (solutions, branches, first), "{options:?}");
+}
+
+#[test]
+fn boards_that_used_to_thrash_are_solved_with_little_search() {
+    // Generated boards with several solutions where branching on the first
+    // undecided tile in row-major order alone thrashed (its branch points
+    // in the message); now a few hundred at most.
+    check_no_thrash(100, 100, true, 38, 58_199, 1_000);
+    check_no_thrash(150, 150, true, 17, 12_449, 2_000);
+}
+
+#[test]
+fn unique_generated_puzzles_of_some_size_are_unique_and_deduced() {
+    for (width, height, wrap, seed) in [(60, 60, false, 1), (60, 60, true, 2), (90, 40, true, 3)] {
+        let options = GenSettings { width, height, wrap, unique: true, seed };
+        let generated = generate(&options).unwrap();
+        assert_eq!(generate(&options).unwrap(), generated, "same seed, same puzzle");
+        let (solutions, branches, tiles) = solve_generated(&options, 2);
+        assert_eq!(solutions, 1, "{options:?} is unique");
+        assert_eq!(branches, 0, "{options:?}: deduction alone decides it");
+        assert_eq!(tiles, generated.solution, "{options:?}");
+    }
+    // Without --unique, the same sizes have several solutions: counting
+    // finds a second one.
+    let (solutions, _, _) =
+        solve_generated(&GenSettings { width: 60, height: 60, wrap: true, unique: false, seed: 2 }, 2);
+    assert_eq!(solutions, 2);
 }
 
 /// Two dead ends on a 2×1 torus meet across either seam: two solutions.
@@ -355,19 +408,7 @@ fn gen_writes_puzzles_the_game_reads_and_unique_ones_are_unique() {
 fn bench_reports_a_median_per_size() {
     let dir = TempDir::new().unwrap();
     let output = tickbot(dir.path())
-        .args([
-            "bench",
-            "pipes",
-            "--planner",
-            "solve",
-            "--repeat",
-            "3",
-            "--json",
-            "--generate",
-            "8x8",
-            "--generated-per-size",
-            "2",
-        ])
+        .args(["bench", "pipes", "--planner", "solve", "--repeat", "3", "--json", "--generate", "8x8", "--seeds", "2"])
         .arg(repo_path("maps/pipes/10x10-flat.txt"))
         .arg(repo_path("maps/pipes/10x10-wrap.txt"))
         .assert()

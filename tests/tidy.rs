@@ -260,6 +260,7 @@ const PLANNER_FILES: &[&str] = &[
     "src/game/snake/bfs_tail.rs",
     "src/game/flag/exact.rs",
     "src/game/flag/ga.rs",
+    "src/game/flag/search.rs",
     "src/game/slide/astar.rs",
     "src/game/slide/idastar.rs",
     "src/game/slide/ga.rs",

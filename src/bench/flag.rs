@@ -1,5 +1,7 @@
 //! `tickbot bench flag`: the GA's generations and time per generation over
-//! seeds, and the exact solver's time per map.
+//! seeds, the exact solver's time per map, and the anytime search's time to
+//! a first plan and final length against the generator's witness, by board
+//! size.
 //!
 //! Generation counts and verdicts depend only on the seeds and maps; the
 //! times depend on the machine (and on what else it runs).
@@ -12,6 +14,7 @@ use crate::ga::GaError;
 use crate::game::Game;
 use crate::game::flag::exact::{ExactSolver, Solution, Verdict};
 use crate::game::flag::ga::{GaSettings, evolve};
+use crate::game::flag::search::{Found, SearchSettings, anytime};
 use crate::game::flag::{self, FlagGame};
 use crate::par::map_indexed;
 use crate::plan::{Budget, PlanError, format_params};
@@ -225,6 +228,197 @@ pub fn bench_flag_exact(
         per_map,
         interrupted,
     })
+}
+
+/// A map for [`bench_flag_search`]: its name, the level and the length of
+/// a known winning plan (the generator's witness), if any.
+#[derive(Clone, Debug)]
+pub struct FlagSearchMap {
+    pub name: String,
+    pub level: flag::Config,
+    pub witness_len: Option<usize>,
+}
+
+/// One map of the anytime search's benchmark.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlagSearchMapReport {
+    pub map: String,
+    pub size: String,
+    pub fragile: usize,
+    pub cracked: usize,
+    pub stones: usize,
+    /// `"solved"`, `"no solution"`, `"timeout"` or `"interrupted"`.
+    pub verdict: String,
+    /// The generator's witness length, when known.
+    pub witness: Option<usize>,
+    /// Moves of the first plan found, and of the plan the search ended with.
+    pub first_moves: Option<usize>,
+    pub moves: Option<usize>,
+    /// The proven lower bound on a winning plan's length.
+    pub lower_bound: Option<u32>,
+    /// Whether `moves` is proven shortest (it equals the lower bound).
+    pub optimal: bool,
+    pub first_nodes: u64,
+    pub first_ms: f64,
+    pub nodes: u64,
+    pub ms: f64,
+}
+
+/// The anytime search's figures over the maps of one board size.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlagSearchSizeReport {
+    pub size: String,
+    pub maps: usize,
+    pub solved: usize,
+    pub no_solution: usize,
+    /// Time to the first plan over the solved maps (ms).
+    pub first_ms_median: f64,
+    pub first_ms_p90: f64,
+    pub first_ms_max: f64,
+    /// Nodes to the first plan over the solved maps (the same on any machine).
+    pub first_nodes_median: f64,
+    pub first_nodes_p90: f64,
+    /// Solved maps with a witness whose final plan is no longer than it.
+    pub within_witness: usize,
+    /// Mean of final length / witness length, and of first length / witness
+    /// length, over solved maps with a witness.
+    pub final_over_witness: f64,
+    pub first_over_witness: f64,
+    /// Solved maps whose plan is proven shortest.
+    pub optimal: usize,
+}
+
+/// `tickbot bench flag --planner search`'s report. The key names are a
+/// documented interface.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlagSearchBenchReport {
+    pub planner: String,
+    pub improve_nodes: u64,
+    pub limit_ms: f64,
+    pub maps: usize,
+    pub solved: usize,
+    pub no_solution: usize,
+    pub timeout: usize,
+    /// Ctrl-C stopped the benchmark: the figures cover the finished maps.
+    pub interrupted: bool,
+    pub by_size: Vec<FlagSearchSizeReport>,
+    pub per_map: Vec<FlagSearchMapReport>,
+}
+
+/// Runs the anytime search on each map once from its start, in order, on
+/// this thread, each with `limit` of time (seed 0 for its tie-breaks);
+/// a cancelled `budget` (Ctrl-C) stops the benchmark with the maps finished
+/// so far.
+pub fn bench_flag_search(
+    maps: &[FlagSearchMap],
+    settings: &SearchSettings,
+    limit: Duration,
+    budget: &Budget,
+    progress: &Progress,
+) -> FlagSearchBenchReport {
+    let mut per_map = Vec::with_capacity(maps.len());
+    let mut interrupted = false;
+    for map in maps {
+        let level = &map.level;
+        let game = FlagGame::new(level, 0);
+        let started = Instant::now();
+        let solver = ExactSolver::new(level);
+        let result =
+            anytime(&solver, game.visits(), game.position(), &budget.with_deadline(started + limit), settings, 0);
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        let mut report = FlagSearchMapReport {
+            map: map.name.clone(),
+            size: format!("{}x{}", level.width(), level.height()),
+            fragile: level.count(flag::Tile::Fragile),
+            cracked: level.count(flag::Tile::Cracked),
+            stones: level.count(flag::Tile::Stone),
+            verdict: String::new(),
+            witness: map.witness_len,
+            first_moves: None,
+            moves: None,
+            lower_bound: None,
+            optimal: false,
+            first_nodes: 0,
+            first_ms: 0.0,
+            nodes: 0,
+            ms,
+        };
+        match result {
+            Ok(found) => {
+                report.nodes = found.nodes;
+                report.first_nodes = found.first_solution_nodes;
+                report.first_ms = found.first_solution_us as f64 / 1000.0;
+                match found.found {
+                    Found::Plan { moves, first_len, proven_optimal } => {
+                        report.verdict = "solved".to_string();
+                        report.first_moves = Some(first_len);
+                        report.moves = Some(moves.len());
+                        report.lower_bound = Some(found.lower_bound);
+                        report.optimal = proven_optimal;
+                    }
+                    Found::NoSolution => report.verdict = "no solution".to_string(),
+                }
+            }
+            Err(unfinished) if unfinished.error == PlanError::Cancelled => {
+                interrupted = true;
+                break;
+            }
+            Err(unfinished) => {
+                report.verdict = "timeout".to_string();
+                report.nodes = unfinished.nodes;
+                report.lower_bound = Some(unfinished.lower_bound);
+            }
+        }
+        per_map.push(report);
+        progress.advance(1);
+    }
+    let mut sizes: Vec<String> = Vec::new();
+    for map in &per_map {
+        if !sizes.contains(&map.size) {
+            sizes.push(map.size.clone());
+        }
+    }
+    let by_size = sizes.iter().map(|size| size_report(size, &per_map)).collect();
+    FlagSearchBenchReport {
+        planner: "search".to_string(),
+        improve_nodes: settings.improve_nodes,
+        limit_ms: limit.as_secs_f64() * 1000.0,
+        maps: per_map.len(),
+        solved: per_map.iter().filter(|map| map.moves.is_some()).count(),
+        no_solution: per_map.iter().filter(|map| map.verdict == "no solution").count(),
+        timeout: per_map.iter().filter(|map| map.verdict == "timeout").count(),
+        interrupted,
+        by_size,
+        per_map,
+    }
+}
+
+fn size_report(size: &str, per_map: &[FlagSearchMapReport]) -> FlagSearchSizeReport {
+    let maps: Vec<&FlagSearchMapReport> = per_map.iter().filter(|map| map.size == size).collect();
+    let solved: Vec<&FlagSearchMapReport> = maps.iter().copied().filter(|map| map.moves.is_some()).collect();
+    let first_ms: Vec<f64> = solved.iter().map(|map| map.first_ms).collect();
+    let first_nodes: Vec<f64> = solved.iter().map(|map| map.first_nodes as f64).collect();
+    let with_witness: Vec<(usize, usize, usize)> =
+        solved.iter().filter_map(|map| Some((map.first_moves?, map.moves?, map.witness?))).collect();
+    let ratio = |pick: fn(&(usize, usize, usize)) -> f64| {
+        stats::mean(&with_witness.iter().map(pick).collect::<Vec<f64>>()).unwrap_or(0.0)
+    };
+    let quantile = |values: &[f64], q| stats::quantile(values, q).unwrap_or(0.0);
+    FlagSearchSizeReport {
+        size: size.to_string(),
+        maps: maps.len(),
+        solved: solved.len(),
+        no_solution: maps.iter().filter(|map| map.verdict == "no solution").count(),
+        first_ms_median: quantile(&first_ms, 0.5),
+        first_ms_p90: quantile(&first_ms, 0.9),
+        first_ms_max: first_ms.iter().copied().fold(0.0, f64::max),
+        first_nodes_median: quantile(&first_nodes, 0.5),
+        first_nodes_p90: quantile(&first_nodes, 0.9),
+        within_witness: with_witness.iter().filter(|(_, moves, witness)| moves <= witness).count(),
+        final_over_witness: ratio(|&(_, moves, witness)| moves as f64 / witness as f64),
+        first_over_witness: ratio(|&(first, _, witness)| first as f64 / witness as f64),
+        optimal: solved.iter().filter(|map| map.optimal).count(),
+    }
 }
 
 #[cfg(test)]

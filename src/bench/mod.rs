@@ -16,7 +16,8 @@ mod slide;
 mod snake;
 
 pub use flag::{
-    FlagExactBenchReport, FlagExactMapReport, FlagGaBenchReport, FlagGaRunReport, bench_flag_exact, bench_flag_ga,
+    FlagExactBenchReport, FlagExactMapReport, FlagGaBenchReport, FlagGaRunReport, FlagSearchBenchReport, FlagSearchMap,
+    FlagSearchMapReport, FlagSearchSizeReport, bench_flag_exact, bench_flag_ga, bench_flag_search,
 };
 pub use locm::{
     LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,

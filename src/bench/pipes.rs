@@ -1,5 +1,7 @@
 //! `tickbot bench pipes`: how long a planner takes to solve each puzzle,
-//! repeated to take a median, grouped by board size and topology.
+//! repeated to take a median, grouped by board size, topology and where the
+//! puzzles came from, with the quantiles that show a heavy tail (p90, p99,
+//! max) of both time and search nodes.
 
 use std::time::Instant;
 
@@ -11,10 +13,13 @@ use crate::plan::{Budget, PlanError, Planner};
 use crate::progress::Progress;
 use crate::stats;
 
-/// One puzzle to time: a name for the report and its validated config.
+/// One puzzle to time: a name for the report, where it came from (the
+/// report groups by it: `file`, `generated` or `generated unique`) and its
+/// validated config.
 #[derive(Clone, Debug)]
 pub struct BenchPuzzle {
     pub name: String,
+    pub kind: &'static str,
     pub config: Config,
 }
 
@@ -22,6 +27,7 @@ pub struct BenchPuzzle {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PuzzleTiming {
     pub name: String,
+    pub kind: &'static str,
     pub size: String,
     pub wrap: bool,
     /// Median planning time over the repeats, in milliseconds.
@@ -38,17 +44,27 @@ pub struct PuzzleTiming {
     pub failure: Option<String>,
 }
 
-/// The puzzles of one size and topology together.
+/// The puzzles of one size, topology and kind together. Quantiles are over
+/// the puzzles (each puzzle's median time), by linear interpolation between
+/// ranks.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SizeTiming {
     pub size: String,
     pub wrap: bool,
+    pub kind: &'static str,
     pub puzzles: usize,
     pub solved: usize,
     /// Median over the puzzles of each puzzle's median time, in ms.
     pub median_ms: f64,
+    pub p90_ms: f64,
+    pub p99_ms: f64,
     /// The slowest puzzle's median time, in ms.
     pub max_ms: f64,
+    /// Search nodes (solve: branch points) over the puzzles.
+    pub median_nodes: f64,
+    pub p90_nodes: f64,
+    pub p99_nodes: f64,
+    pub max_nodes: u64,
 }
 
 /// `tickbot bench pipes`'s report. The key names are a documented interface.
@@ -128,6 +144,7 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
         let min_ms = times.iter().copied().fold(f64::INFINITY, f64::min);
         timings.push(PuzzleTiming {
             name: puzzle.name.clone(),
+            kind: puzzle.kind,
             size: format!("{}x{}", grid.width, grid.height),
             wrap: grid.wrap,
             median_ms: stats::median(&times).unwrap_or(0.0),
@@ -145,27 +162,37 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
         }
         progress.advance(1);
     }
-    let mut groups: Vec<(u32, String, bool)> = timings
+    let mut groups: Vec<(u32, String, bool, &'static str)> = timings
         .iter()
         .zip(puzzles)
-        .map(|(timing, puzzle)| (puzzle.config.n_tiles() as u32, timing.size.clone(), timing.wrap))
+        .map(|(timing, puzzle)| (puzzle.config.n_tiles() as u32, timing.size.clone(), timing.wrap, timing.kind))
         .collect();
     groups.sort();
     groups.dedup();
     let sizes = groups
         .into_iter()
-        .map(|(_, size, wrap)| {
-            let members: Vec<&PuzzleTiming> =
-                timings.iter().filter(|timing| timing.size == size && timing.wrap == wrap).collect();
+        .map(|(_, size, wrap, kind)| {
+            let members: Vec<&PuzzleTiming> = timings
+                .iter()
+                .filter(|timing| timing.size == size && timing.wrap == wrap && timing.kind == kind)
+                .collect();
             let medians: Vec<f64> = members.iter().map(|timing| timing.median_ms).collect();
-            let max_ms = medians.iter().copied().fold(0.0, f64::max);
+            let nodes: Vec<f64> = members.iter().map(|timing| timing.nodes as f64).collect();
+            let quantile = |values: &[f64], q| stats::quantile(values, q).unwrap_or(0.0);
             SizeTiming {
                 size,
                 wrap,
+                kind,
                 puzzles: members.len(),
                 solved: members.iter().filter(|timing| timing.solved).count(),
-                median_ms: stats::median(&medians).unwrap_or(0.0),
-                max_ms,
+                median_ms: quantile(&medians, 0.5),
+                p90_ms: quantile(&medians, 0.9),
+                p99_ms: quantile(&medians, 0.99),
+                max_ms: medians.iter().copied().fold(0.0, f64::max),
+                median_nodes: quantile(&nodes, 0.5),
+                p90_nodes: quantile(&nodes, 0.9),
+                p99_nodes: quantile(&nodes, 0.99),
+                max_nodes: members.iter().map(|timing| timing.nodes).max().unwrap_or(0),
             }
         })
         .collect();

@@ -210,8 +210,9 @@ pub enum ReplayCommand {
 pub enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
-    /// Reach the Flag: GA generations and time per generation over seeds, or the exact
-    /// solver's time per map.
+    /// Reach the Flag: GA generations and time per generation over seeds, the exact
+    /// solver's time per map, or the search planner's time to a first plan and length
+    /// against the generator's witness, by size.
     Flag(BenchFlag),
     /// Solve a file of sliding puzzles in order on one thread; report moves, nodes and
     /// seconds per instance and check each length against the published optimum.
@@ -231,7 +232,8 @@ pub enum MatchGame {
 
 #[derive(Debug, Subcommand)]
 pub enum GenGame {
-    /// A random solvable Reach the Flag map (a random walk; tiles from its entry counts).
+    /// A random solvable Reach the Flag map (a random walk, or with --walk the designer's
+    /// long walk with revisits; tiles from its entry counts).
     Flag(GenFlag),
     /// A Net puzzle: a random spanning tree from the centre, every tile turned at
     /// random; printed in the puzzle format with its solution as a second grid.

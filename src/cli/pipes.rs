@@ -110,12 +110,15 @@ pub struct BenchPipes {
     #[arg(value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
     /// Also time generated puzzles of this size (flat and wrapping, seeds
-    /// 1..=--generated-per-size), e.g. 200x200. May be repeated.
+    /// 1..=--seeds), e.g. 200x200. May be repeated.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub generate: Vec<(u16, u16)>,
-    /// Generated puzzles per size and topology.
-    #[arg(long, default_value_t = 3, value_name = "N")]
-    pub generated_per_size: u64,
+    /// Generated puzzles per size and topology (seeds 1..=N).
+    #[arg(long, default_value_t = 3, value_name = "N", alias = "generated-per-size")]
+    pub seeds: u64,
+    /// Generate the puzzles with `gen pipes --unique` (one solution each).
+    #[arg(long)]
+    pub unique: bool,
     /// Only puzzles with at most this many tiles (dfs and astar are meant for small boards).
     #[arg(long, value_name = "N")]
     pub max_tiles: Option<usize>,
@@ -130,8 +133,10 @@ pub struct BenchPipes {
     /// Times each puzzle is solved; the report gives the median.
     #[arg(long, default_value_t = 11)]
     pub repeat: u32,
-    /// Print one JSON object (keys: planner, repeat, sizes[{size, wrap, puzzles,
-    /// solved, median_ms, max_ms}], puzzles[{name, size, wrap, median_ms, ...}]).
+    /// Print one JSON object (keys: planner, repeat, sizes[{size, wrap, kind,
+    /// puzzles, solved, median_ms, p90_ms, p99_ms, max_ms, median_nodes,
+    /// p90_nodes, p99_nodes, max_nodes}], puzzles[{name, kind, size, wrap,
+    /// median_ms, ...}]).
     #[arg(long)]
     pub json: bool,
 }
@@ -220,21 +225,24 @@ fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
     for file in files {
         puzzles.push(BenchPuzzle {
             name: file.display().to_string(),
+            kind: "file",
             config: read_puzzle(&file).exit_code(Exit::BadInput)?,
         });
     }
     let budget = interrupt_budget();
     for &(width, height) in &args.generate {
         for wrap in [false, true] {
-            for seed in 1..=args.generated_per_size {
+            for seed in 1..=args.seeds {
                 if interrupted() {
                     return Err(generate_failure(GenerateError::Stopped(PlanError::Cancelled)));
                 }
-                let options = GenSettings { width, height, wrap, unique: false, seed };
+                let options = GenSettings { width, height, wrap, unique: args.unique, seed };
                 let generated = pipes::generate::generate_within(&options, &budget).map_err(generate_failure)?;
-                let topology = if wrap { " --wrap" } else { "" };
+                let flags =
+                    format!("{}{}", if wrap { " --wrap" } else { "" }, if args.unique { " --unique" } else { "" });
                 puzzles.push(BenchPuzzle {
-                    name: format!("gen pipes --size {width}x{height}{topology} --seed {seed}"),
+                    name: format!("gen pipes --size {width}x{height}{flags} --seed {seed}"),
+                    kind: if args.unique { "generated unique" } else { "generated" },
                     config: pipes::Config::try_from(generated.setup).exit_code(Exit::BadInput)?,
                 });
             }
@@ -261,13 +269,7 @@ pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
         print_json(&report)?;
     } else {
         println!("planner {} {} (median of {} runs per puzzle)", report.planner, report.planner_params, report.repeat);
-        println!("{:<10} {:<5} {:>7} {:>7} {:>11} {:>11}", "size", "wrap", "puzzles", "solved", "median ms", "max ms");
-        for size in &report.sizes {
-            println!(
-                "{:<10} {:<5} {:>7} {:>7} {:>11.3} {:>11.3}",
-                size.size, size.wrap, size.puzzles, size.solved, size.median_ms, size.max_ms
-            );
-        }
+        print_pipes_sizes(&report.sizes);
         for puzzle in report.puzzles.iter().filter(|puzzle| !puzzle.solved) {
             println!("not solved: {}: {}", puzzle.name, puzzle.failure.as_deref().unwrap_or("?"));
         }
@@ -285,6 +287,32 @@ fn generate_failure(error: GenerateError) -> Failure {
             Failure { code: Exit::Interrupted, error: anyhow!("interrupted while generating the puzzle") }
         }
         error => Failure::bad_input(error),
+    }
+}
+
+/// The per-group table of `bench pipes`: solved share, then time and
+/// search-node quantiles.
+fn print_pipes_sizes(sizes: &[bench::SizeTiming]) {
+    println!(
+        "{:<9} {:<5} {:<16} {:>7} | {:>9} {:>9} {:>9} {:>9} | {:>8} {:>8} {:>8} {:>8}",
+        "size", "wrap", "kind", "solved", "median ms", "p90 ms", "p99 ms", "max ms", "nodes", "p90", "p99", "max"
+    );
+    for size in sizes {
+        println!(
+            "{:<9} {:<5} {:<16} {:>7} | {:>9.2} {:>9.2} {:>9.2} {:>9.2} | {:>8.0} {:>8.0} {:>8.0} {:>8}",
+            size.size,
+            size.wrap,
+            size.kind,
+            format!("{}/{}", size.solved, size.puzzles),
+            size.median_ms,
+            size.p90_ms,
+            size.p99_ms,
+            size.max_ms,
+            size.median_nodes,
+            size.p90_nodes,
+            size.p99_nodes,
+            size.max_nodes
+        );
     }
 }
 

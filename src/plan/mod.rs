@@ -74,6 +74,29 @@ pub struct PlanStats {
     /// Distinct states among the nodes, from planners that may expand a
     /// state more than once (the pipe write-up's searches) and report both.
     pub distinct: Option<u64>,
+    /// Anytime planners: microseconds until the first winning plan was in
+    /// hand (the plan played may be a later, shorter one).
+    pub first_solution_us: Option<u64>,
+    /// A proven lower bound on the length of any winning plan, when the
+    /// planner knows one (`plan_len` equal to it proves the plan shortest).
+    pub lower_bound: Option<u32>,
+}
+
+/// Measures how long part of a planner's work took, for [`PlanStats`]
+/// only: a planner may report times, but never decides by them (its
+/// deadline is the [`Budget`]'s).
+#[derive(Clone, Copy, Debug)]
+pub struct Stopwatch(Instant);
+
+impl Stopwatch {
+    pub fn start() -> Stopwatch {
+        Stopwatch(Instant::now())
+    }
+
+    /// Microseconds since [`Stopwatch::start`].
+    pub fn elapsed_us(&self) -> u64 {
+        self.0.elapsed().as_micros() as u64
+    }
 }
 
 /// Why a planner produced no action.
@@ -223,7 +246,7 @@ impl<G: Game> StoredPlan<G> {
                 kind: plan.kind,
                 nodes: plan.nodes,
                 plan_len: plan.actions.len() as u32,
-                distinct: None,
+                ..PlanStats::default()
             });
             self.actions = plan.actions;
             self.next = 0;

@@ -685,6 +685,8 @@ async fn play_game<G: Game, P: Planner<G>>(
                 nodes = stats.nodes,
                 distinct = stats.distinct,
                 plan_len = stats.plan_len,
+                first_solution_us = stats.first_solution_us,
+                lower_bound = stats.lower_bound,
                 elapsed_us = plan_elapsed.as_micros() as u64,
                 "plan"
             );

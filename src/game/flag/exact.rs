@@ -24,10 +24,21 @@
 //!   (never to return), they must all lie in one piece of the board without it;
 //! - a tile with a single usable neighbour must be entered from it and left
 //!   to it, so that neighbour must have enough entries left;
+//! - a fragile or cracked tile whose removal cuts the board into pieces
+//!   (an articulation point, found by Tarjan's low links in one depth-first
+//!   search) is a door: each pass through it moves the player between
+//!   pieces, so it needs as many entries left as the pieces holding owed
+//!   tiles or the flag need passes;
 //! - a transposition table (position and remaining entries, Zobrist-hashed
 //!   to 63 bits; a collision could wrongly cut a state, at odds of ~2^-40)
 //!   remembers the largest cost budget a state is known to fail with, so a
 //!   state reached again by another order is not searched again.
+//!
+//! Before deepening, the `search` planner's restarted dives (below, and in
+//! the `search` module docs) look for any plan for a few tens of thousands
+//! of nodes: its length is an upper bound, so the deepening stops, with
+//! that plan, as soon as its bound reaches it, and the states the dives
+//! proved dead stay in the table.
 //!
 //! Among the entries possible next, the cheapest are tried first, then
 //! cracked tiles that keep an entry, then the tile with the fewest usable
@@ -40,7 +51,9 @@
 //! Known limit: the search is exponential in the worst case. Boards of about
 //! 10×10 with many cracked tiles or with stones can take seconds or more when
 //! the optimum exceeds the first lower bound, because each cheaper bound
-//! must be refuted exhaustively; the planner honours its time budget.
+//! must be refuted exhaustively; the planner honours its time budget. The
+//! `search` planner plays such boards (a plan at once, shortened for a
+//! fixed number of nodes, with its gap to the lower bound reported).
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
 use crate::game::Game;
@@ -48,16 +61,20 @@ use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 use crate::rng::GameRng;
 
 /// "No bound": a state from which no solution exists at all.
-const INFINITE: u32 = u32::MAX;
+pub(super) const INFINITE: u32 = u32::MAX;
 /// Returned up the search once a solution is found.
-const FOUND: u32 = u32::MAX - 1;
+pub(super) const FOUND: u32 = u32::MAX - 1;
 /// Transposition-table slots at first, and at most (16 bytes each: 64 MB).
 /// The table grows fourfold whenever the search has made 8 times as many
 /// nodes as it has slots, so small levels never pay for a large table.
 const FIRST_TABLE_SLOTS: usize = 1 << 12;
 const MAX_TABLE_SLOTS: usize = 1 << 22;
 /// Nodes between two looks at the budget.
-const BUDGET_POLL_NODES: u64 = 4096;
+pub(super) const BUDGET_POLL_NODES: u64 = 1024;
+/// Nodes the first-solution dives may spend on an upper bound before the
+/// deepening starts: enough for the boards where deepening is slow, a small
+/// share of a solve where it is not.
+const UPPER_BOUND_NODES: u64 = 1 << 16;
 
 /// What the search concluded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,26 +98,28 @@ pub(crate) struct Solution {
 /// The board-dependent tables of the search, built once per level.
 #[derive(Clone, Debug)]
 pub(crate) struct ExactSolver {
-    n_cells: usize,
-    flag: u16,
-    permanent: Vec<bool>,
+    pub(super) n_cells: usize,
+    pub(super) flag: u16,
+    pub(super) permanent: Vec<bool>,
     /// `(column + row) % 2` of each cell.
-    colour: Vec<u8>,
-    neighbours: Vec<[u16; 4]>,
+    pub(super) colour: Vec<u8>,
+    pub(super) neighbours: Vec<[u16; 4]>,
     /// Macro moves from cell `p`: `macro_targets[macro_start[p]..macro_start[p + 1]]`,
     /// each a non-permanent tile with the fewest moves to enter it over
     /// permanent tiles only.
-    macro_start: Vec<u32>,
-    macro_targets: Vec<(u16, u32)>,
+    pub(super) macro_start: Vec<u32>,
+    pub(super) macro_targets: Vec<(u16, u32)>,
     /// Fragile and cracked tiles with a permanent neighbour: the only ones
     /// that can be reachable with no other way in (see `lower_bound`).
-    near_permanent: Vec<u16>,
+    pub(super) near_permanent: Vec<u16>,
+    /// Whether each cell is a neighbour of the flag.
+    pub(super) beside_flag: Vec<bool>,
     /// Fewest moves from a cell to the flag over permanent tiles only;
     /// [`INFINITE`] if there is no such walk. 0 on the flag.
-    flag_cost: Vec<u32>,
+    pub(super) flag_cost: Vec<u32>,
     /// Zobrist keys: `entry_keys[3 * cell + visits]` for visits 1 and 2.
-    entry_keys: Vec<u64>,
-    position_keys: Vec<u64>,
+    pub(super) entry_keys: Vec<u64>,
+    pub(super) position_keys: Vec<u64>,
 }
 
 impl ExactSolver {
@@ -171,6 +190,12 @@ impl ExactSolver {
                 neighbours[usize::from(cell)].iter().any(|&next| next != NO_CELL && permanent[usize::from(next)])
             })
             .collect();
+        let mut beside_flag = vec![false; n_cells];
+        for next in neighbours[usize::from(config.flag())] {
+            if next != NO_CELL {
+                beside_flag[usize::from(next)] = true;
+            }
+        }
         let mut keys = GameRng::from_seed(0x5EED_F1A6);
         let entry_keys = (0..3 * n_cells).map(|_| keys.next_u64()).collect();
         let position_keys = (0..n_cells).map(|_| keys.next_u64()).collect();
@@ -183,6 +208,7 @@ impl ExactSolver {
             macro_start,
             macro_targets,
             near_permanent,
+            beside_flag,
             flag_cost,
             entry_keys,
             position_keys,
@@ -197,9 +223,28 @@ impl ExactSolver {
         let mut search = Search::new(self, visits, position, budget);
         let mut iterations = 0;
         let mut bound = search.lower_bound();
+        // An upper bound first: the `search` planner's restarted dives, for
+        // at most UPPER_BOUND_NODES nodes. Their proofs of dead states stay
+        // in the table; a plan found ends the deepening as soon as the bound
+        // reaches its length.
+        search.node_limit = UPPER_BOUND_NODES;
+        let upper = match first_plan(&mut search, 0) {
+            FirstPlan::Found { .. } => Some(self.expand(position, &search.found)),
+            FirstPlan::NoSolution { .. } => {
+                return Ok(Solution { verdict: Verdict::NoSolution, nodes: search.nodes, iterations });
+            }
+            FirstPlan::Cut { .. } => None,
+        };
+        if let Some(error) = search.stopped.take() {
+            return Err(error);
+        }
+        (search.node_limit, search.capped) = (u64::MAX, false);
         let verdict = loop {
             if bound == INFINITE {
                 break Verdict::NoSolution;
+            }
+            if let Some(moves) = upper.as_ref().filter(|moves| moves.len() as u32 <= bound) {
+                break Verdict::Solved(moves.clone());
             }
             iterations += 1;
             let result = search.depth_first(0, bound);
@@ -207,7 +252,7 @@ impl ExactSolver {
                 return Err(error);
             }
             match result {
-                FOUND => break Verdict::Solved(self.expand(position, &search.entries)),
+                FOUND => break Verdict::Solved(self.expand(position, &search.found)),
                 INFINITE => break Verdict::NoSolution,
                 next => bound = next,
             }
@@ -217,7 +262,7 @@ impl ExactSolver {
 
     /// Turns the entry order into moves: the shortest permanent-only walk
     /// before each entry, then to the flag.
-    fn expand(&self, mut position: u16, entries: &[u16]) -> Vec<Dir> {
+    pub(super) fn expand(&self, mut position: u16, entries: &[u16]) -> Vec<Dir> {
         let mut moves = Vec::new();
         for &target in entries {
             self.walk(position, target, &mut moves);
@@ -231,7 +276,7 @@ impl ExactSolver {
 
     /// Appends the fewest moves from `from` to `to` whose intermediate cells
     /// are all permanent (the macro move the search chose).
-    fn walk(&self, from: u16, to: u16, moves: &mut Vec<Dir>) {
+    pub(super) fn walk(&self, from: u16, to: u16, moves: &mut Vec<Dir>) {
         let mut parent = vec![NO_CELL; self.n_cells];
         let mut queue = vec![from];
         let mut head = 0;
@@ -289,41 +334,59 @@ struct Candidate {
 }
 
 /// The mutable state of one solve: updated in place and undone.
-struct Search<'a> {
-    solver: &'a ExactSolver,
-    budget: &'a Budget,
-    visits: Vec<u8>,
-    position: u16,
+pub(super) struct Search<'a> {
+    pub(super) solver: &'a ExactSolver,
+    pub(super) budget: &'a Budget,
+    pub(super) visits: Vec<u8>,
+    pub(super) position: u16,
     /// Entries still owed, in total and per cell colour.
-    remaining: u32,
-    remaining_by_colour: [u32; 2],
+    pub(super) remaining: u32,
+    pub(super) remaining_by_colour: [u32; 2],
     /// Cells still owed at least one entry.
-    live_cells: u32,
-    hash: u64,
+    pub(super) live_cells: u32,
+    pub(super) hash: u64,
     /// The entries made so far, in order.
-    entries: Vec<u16>,
+    pub(super) entries: Vec<u16>,
     candidates: Vec<Candidate>,
     /// Largest cost budget each state is known to fail with, in a
     /// direct-mapped table indexed by the low bits of the state's key: a new
     /// state replaces whatever shared its slot (forgetting costs time, never
     /// correctness). Key 0 marks an empty slot.
-    table: Vec<(u64, u32)>,
+    pub(super) table: Vec<(u64, u32)>,
     /// Flood-fill scratch: a cell is seen in this fill when its stamp equals `stamp`.
-    seen_stamp: Vec<u32>,
-    stamp: u32,
+    pub(super) seen_stamp: Vec<u32>,
+    pub(super) stamp: u32,
     /// Entries of a cell that dead ends hanging off it need, valid where
     /// `demand_stamp` equals `stamp`.
-    demand: Vec<u32>,
-    demand_stamp: Vec<u32>,
+    pub(super) demand: Vec<u32>,
+    pub(super) demand_stamp: Vec<u32>,
     /// Returns to the player's cell that the pieces beside it need.
-    returns_needed: u32,
+    pub(super) returns_needed: u32,
+    #[cfg(test)]
     queue: Vec<u16>,
-    nodes: u64,
-    stopped: Option<PlanError>,
+    pub(super) nodes: u64,
+    pub(super) stopped: Option<PlanError>,
+    /// The search stops (as if out of budget, but deterministically) once
+    /// `nodes` reaches this.
+    pub(super) node_limit: u64,
+    /// Set when `node_limit` stopped the search: nothing below was proven.
+    pub(super) capped: bool,
+    /// The entries of the last solution found (the search unwinds after it).
+    pub(super) found: Vec<u16>,
+    /// Articulation-point scratch, per cell: discovery time (0: not yet),
+    /// low link, live cells and the flag in the depth-first subtree, and
+    /// the pieces of the board without the cell that need a pass through it.
+    discovered: Vec<u32>,
+    low_link: Vec<u32>,
+    live_below: Vec<u32>,
+    flag_below: Vec<bool>,
+    pieces_cut_off: Vec<u32>,
+    flag_cut_off: Vec<bool>,
+    dfs_stack: Vec<(u16, u8)>,
 }
 
 impl<'a> Search<'a> {
-    fn new(solver: &'a ExactSolver, visits: &[u8], position: u16, budget: &'a Budget) -> Search<'a> {
+    pub(super) fn new(solver: &'a ExactSolver, visits: &[u8], position: u16, budget: &'a Budget) -> Search<'a> {
         let mut remaining_by_colour = [0u32; 2];
         let mut live_cells = 0;
         let mut hash = solver.position_keys[usize::from(position)];
@@ -351,15 +414,26 @@ impl<'a> Search<'a> {
             demand: vec![0; visits.len()],
             demand_stamp: vec![0; visits.len()],
             returns_needed: 0,
+            #[cfg(test)]
             queue: Vec::with_capacity(visits.len()),
             nodes: 0,
             stopped: None,
+            node_limit: u64::MAX,
+            capped: false,
+            found: Vec::with_capacity(visits.len() * 2),
+            discovered: vec![0; visits.len()],
+            low_link: vec![0; visits.len()],
+            live_below: vec![0; visits.len()],
+            flag_below: vec![false; visits.len()],
+            pieces_cut_off: vec![0; visits.len()],
+            flag_cut_off: vec![false; visits.len()],
+            dfs_stack: Vec::with_capacity(visits.len()),
         }
     }
 
     /// A lower bound on the moves still needed to win ([`INFINITE`] when
     /// the flag cannot be reached at the end).
-    fn lower_bound(&self) -> u32 {
+    pub(super) fn lower_bound(&self) -> u32 {
         let solver = self.solver;
         let here = usize::from(self.position);
         if self.remaining == 0 {
@@ -405,7 +479,7 @@ impl<'a> Search<'a> {
         })
     }
 
-    fn is_standing(&self, cell: u16) -> bool {
+    pub(super) fn is_standing(&self, cell: u16) -> bool {
         self.solver.permanent[usize::from(cell)] || self.visits[usize::from(cell)] > 0
     }
 
@@ -421,7 +495,104 @@ impl<'a> Search<'a> {
     /// A tile with one usable neighbour `n` is entered from `n` and left to
     /// it (`n, t, n, t, ..., n`): all such tiles hanging off `n` need that
     /// many entries of `n`.
-    fn may_be_won(&mut self) -> bool {
+    ///
+    /// A fragile or cracked tile `u` whose removal cuts the board into
+    /// pieces can only be crossed as often as it has entries left, and each
+    /// crossing moves the player from one piece to another. The player
+    /// starts in their own piece and ends on the flag, so with `m` other
+    /// pieces that hold owed tiles or the flag, `u` needs `m` passes when the
+    /// flag is in one of them, and `m + 1` (out and back home) when the flag
+    /// is in the player's piece.
+    ///
+    /// All of it comes from one depth-first search from the player's cell
+    /// over the standing cells (Tarjan's low links: a child whose subtree
+    /// cannot reach above its parent is a piece cut off by the parent, and
+    /// the root's children are the pieces around the player).
+    pub(super) fn may_be_won(&mut self) -> bool {
+        let solver = self.solver;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen_stamp.fill(0);
+            self.demand_stamp.fill(0);
+            self.stamp = 1;
+        }
+        let root = self.position;
+        self.discovered.fill(0);
+        self.dfs_stack.clear();
+        self.returns_needed = 0;
+        // Pieces around the player that must be visited and left again.
+        let mut pieces_to_return_from = 0;
+        let mut time = 1;
+        self.open(root, time);
+        while let Some(top) = self.dfs_stack.last_mut() {
+            let (cell, next_dir) = *top;
+            if next_dir < 4 {
+                top.1 += 1;
+                let next = solver.neighbours[usize::from(cell)][usize::from(next_dir)];
+                if next == NO_CELL || !(next == root || self.is_standing(next)) {
+                    continue;
+                }
+                let index = usize::from(next);
+                if self.discovered[index] == 0 {
+                    let owed = self.visits[index];
+                    if owed > 0 && !self.dead_end_has_room(next, owed) {
+                        return false;
+                    }
+                    time += 1;
+                    self.open(next, time);
+                } else {
+                    let low = self.low_link[usize::from(cell)].min(self.discovered[index]);
+                    self.low_link[usize::from(cell)] = low;
+                }
+                continue;
+            }
+            self.dfs_stack.pop();
+            let index = usize::from(cell);
+            if cell != root && !solver.permanent[index] {
+                // Every child of `cell` is done: its cut-off pieces are known.
+                let pieces = self.pieces_cut_off[index];
+                let passes = if self.flag_cut_off[index] { pieces } else { pieces + u32::from(pieces > 0) };
+                if passes > u32::from(self.visits[index]) {
+                    return false;
+                }
+            }
+            let Some(&(parent, _)) = self.dfs_stack.last() else { break };
+            let parent_index = usize::from(parent);
+            self.low_link[parent_index] = self.low_link[parent_index].min(self.low_link[index]);
+            self.live_below[parent_index] += self.live_below[index];
+            self.flag_below[parent_index] |= self.flag_below[index];
+            if parent == root {
+                pieces_to_return_from += u32::from(self.live_below[index] > 0 && !self.flag_below[index]);
+            } else if self.low_link[index] >= self.discovered[parent_index]
+                && (self.live_below[index] > 0 || self.flag_below[index])
+            {
+                self.pieces_cut_off[parent_index] += 1;
+                self.flag_cut_off[parent_index] |= self.flag_below[index];
+            }
+        }
+        let root_index = usize::from(root);
+        if self.live_below[root_index] != self.live_cells || !self.flag_below[root_index] {
+            return false;
+        }
+        // On a permanent tile the player may come back at will; on another,
+        // each piece left and returned from takes one of its entries, and
+        // the flag's piece comes last. (A dead end beside the player adds
+        // its extra trips to `returns_needed`.)
+        solver.permanent[root_index]
+            || pieces_to_return_from + self.returns_needed <= u32::from(self.visits[root_index])
+    }
+
+    /// [`Self::may_be_won`] as it was first written, in two passes (a
+    /// breadth-first fill per piece, then the articulation search): the
+    /// one-pass version must agree with it.
+    #[cfg(test)]
+    fn may_be_won_by_two_passes(&mut self) -> bool {
+        self.pieces_are_reachable() && self.passes_suffice()
+    }
+
+    /// The reachability and dead-end half of the two-pass version.
+    #[cfg(test)]
+    fn pieces_are_reachable(&mut self) -> bool {
         let solver = self.solver;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
@@ -457,10 +628,82 @@ impl<'a> Search<'a> {
         live_reached == self.live_cells && self.returns_needed <= u32::from(owed_here)
     }
 
+    /// The articulation-point rule: a fragile or cracked tile `u` whose
+    /// removal cuts the board into pieces can only be crossed as often as it
+    /// has entries left, and each crossing moves the player from one piece
+    /// to another. The player starts in their own piece and ends on the
+    /// flag, so with `m` other pieces that hold owed tiles or the flag, `u`
+    /// needs `m` passes when the flag is in one of them, and `m + 1` (out and
+    /// back home) when the flag is in the player's piece. The pieces come
+    /// from one depth-first search (Tarjan's low links) from the player's
+    /// cell over the standing cells.
+    #[cfg(test)]
+    fn passes_suffice(&mut self) -> bool {
+        let solver = self.solver;
+        let root = self.position;
+        self.discovered.fill(0);
+        self.dfs_stack.clear();
+        let mut time = 1;
+        self.open(root, time);
+        while let Some(top) = self.dfs_stack.last_mut() {
+            let (cell, next_dir) = *top;
+            if next_dir < 4 {
+                top.1 += 1;
+                let next = solver.neighbours[usize::from(cell)][usize::from(next_dir)];
+                if next == NO_CELL || !(next == root || self.is_standing(next)) {
+                    continue;
+                }
+                if self.discovered[usize::from(next)] == 0 {
+                    time += 1;
+                    self.open(next, time);
+                } else {
+                    let low = self.low_link[usize::from(cell)].min(self.discovered[usize::from(next)]);
+                    self.low_link[usize::from(cell)] = low;
+                }
+                continue;
+            }
+            self.dfs_stack.pop();
+            let index = usize::from(cell);
+            if cell != root && !solver.permanent[index] {
+                // Every child of `cell` is done: its cut-off pieces are known.
+                let pieces = self.pieces_cut_off[index];
+                let passes = if self.flag_cut_off[index] { pieces } else { pieces + u32::from(pieces > 0) };
+                if passes > u32::from(self.visits[index]) {
+                    return false;
+                }
+            }
+            let Some(&(parent, _)) = self.dfs_stack.last() else { break };
+            let parent_index = usize::from(parent);
+            self.low_link[parent_index] = self.low_link[parent_index].min(self.low_link[index]);
+            self.live_below[parent_index] += self.live_below[index];
+            self.flag_below[parent_index] |= self.flag_below[index];
+            if parent != root
+                && self.low_link[index] >= self.discovered[parent_index]
+                && (self.live_below[index] > 0 || self.flag_below[index])
+            {
+                self.pieces_cut_off[parent_index] += 1;
+                self.flag_cut_off[parent_index] |= self.flag_below[index];
+            }
+        }
+        true
+    }
+
+    fn open(&mut self, cell: u16, time: u32) {
+        let index = usize::from(cell);
+        self.discovered[index] = time;
+        self.low_link[index] = time;
+        self.live_below[index] = u32::from(self.visits[index] > 0);
+        self.flag_below[index] = cell == self.solver.flag;
+        self.pieces_cut_off[index] = 0;
+        self.flag_cut_off[index] = false;
+        self.dfs_stack.push((cell, 0));
+    }
+
     /// Breadth-first fill from `from` over standing cells not yet seen in
     /// this call. Returns the live cells reached and whether the piece
     /// touches the player's cell, or `None` when a dead end is short of
     /// entries.
+    #[cfg(test)]
     fn fill(&mut self, from: u16) -> Option<(u32, bool)> {
         let solver = self.solver;
         let stamp = self.stamp;
@@ -526,7 +769,7 @@ impl<'a> Search<'a> {
         self.demand[index] < u32::from(self.visits[index])
     }
 
-    fn usable_neighbours(&self, tile: u16) -> u8 {
+    pub(super) fn usable_neighbours(&self, tile: u16) -> u8 {
         self.solver.neighbours[usize::from(tile)]
             .iter()
             .filter(|&&next| next != NO_CELL && self.is_standing(next))
@@ -536,14 +779,17 @@ impl<'a> Search<'a> {
     /// IDA* below the current state, `spent` moves in, under `bound` moves in
     /// total. Returns [`FOUND`], or the smallest total over the bound seen
     /// (a valid next bound), or [`INFINITE`] if nothing below can win.
-    fn depth_first(&mut self, spent: u32, bound: u32) -> u32 {
+    pub(super) fn depth_first(&mut self, spent: u32, bound: u32) -> u32 {
         self.nodes += 1;
         if self.nodes % BUDGET_POLL_NODES == 0
             && let Some(error) = self.budget.exhausted()
         {
             self.stopped = Some(error);
         }
-        if self.stopped.is_some() {
+        if self.nodes >= self.node_limit {
+            self.capped = true;
+        }
+        if self.stopped.is_some() || self.capped {
             return INFINITE;
         }
         let estimate = self.lower_bound();
@@ -555,6 +801,8 @@ impl<'a> Search<'a> {
         }
         if self.remaining == 0 {
             // The estimate is exact here: the walk to the flag.
+            self.found.clear();
+            self.found.extend_from_slice(&self.entries);
             return FOUND;
         }
         let key = self.hash | 1;
@@ -587,23 +835,23 @@ impl<'a> Search<'a> {
             let candidate = self.candidates[index];
             let previous = self.enter(candidate.target);
             let result = self.depth_first(spent + candidate.cost, bound);
+            self.leave(candidate.target, previous);
             if result == FOUND {
-                // Keep the entry on the path; drop the rest of this level.
+                // The path is in `found`; unwind to the caller's state.
                 self.candidates.truncate(first);
                 return FOUND;
             }
-            self.leave(candidate.target, previous);
             smallest_over = smallest_over.min(result);
         }
         self.candidates.truncate(first);
-        if self.stopped.is_none() {
+        if self.stopped.is_none() && !self.capped {
             let failed_budget = if smallest_over == INFINITE { INFINITE } else { smallest_over - spent - 1 };
             self.remember(key, failed_budget);
         }
         smallest_over
     }
 
-    fn remember(&mut self, key: u64, failed_budget: u32) {
+    pub(super) fn remember(&mut self, key: u64, failed_budget: u32) {
         if self.nodes > 8 * self.table.len() as u64 && self.table.len() < MAX_TABLE_SLOTS {
             let bigger = self.table.len() * 4;
             let old = std::mem::replace(&mut self.table, vec![(0, 0); bigger]);
@@ -619,7 +867,7 @@ impl<'a> Search<'a> {
 
     /// Moves to `target` and takes one of its entries; returns the position
     /// to go back to.
-    fn enter(&mut self, target: u16) -> u16 {
+    pub(super) fn enter(&mut self, target: u16) -> u16 {
         let solver = self.solver;
         let previous = self.position;
         let cell = usize::from(target);
@@ -639,7 +887,7 @@ impl<'a> Search<'a> {
         previous
     }
 
-    fn leave(&mut self, target: u16, previous: u16) {
+    pub(super) fn leave(&mut self, target: u16, previous: u16) {
         let solver = self.solver;
         let cell = usize::from(target);
         let count = self.visits[cell];
@@ -655,6 +903,227 @@ impl<'a> Search<'a> {
         self.remaining_by_colour[usize::from(solver.colour[cell])] += 1;
         self.position = previous;
         self.entries.pop();
+    }
+}
+
+// The first-solution dives: the `search` planner's first phase, and the
+// upper bound of `exact`'s deepening (see the `search` module docs).
+
+/// Nodes of the shortest dive; dive `i` may take `luby(i)` times as many.
+const RESTART_UNIT: u64 = 1024;
+
+/// The `k`th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, ...
+fn luby(k: u64) -> u64 {
+    let mut k = k;
+    loop {
+        // The smallest power of two 2^j with k <= 2^j - 1.
+        let mut power = 1u64;
+        while power - 1 < k {
+            power *= 2;
+        }
+        if k == power - 1 {
+            return power / 2;
+        }
+        k -= power / 2 - 1;
+    }
+}
+
+/// How a dive ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dive {
+    Found,
+    /// Nothing below wins (proven; remembered in the table).
+    Dead,
+    /// Nothing below wins within the dive's bound (not remembered).
+    OverBound,
+    /// The dive's node limit or the budget cut it: nothing proven.
+    Cut,
+}
+
+/// One candidate of a dive: its sort key and the tile.
+#[derive(Clone, Copy, Debug)]
+struct DiveCandidate {
+    key: (u32, u8, u8, u32, u32),
+    target: u16,
+    cost: u32,
+}
+
+/// Dive state beside the shared [`Search`]: the random tie-breaks, the
+/// dive's node limit and a candidate stack of its own.
+struct Diver {
+    rng: GameRng,
+    dive_nodes: u64,
+    dive_limit: u64,
+    /// Whether to jitter the exit counts (every dive but the first).
+    jitter: bool,
+    /// Plans longer than this many moves are cut.
+    bound: u32,
+    /// Order entries by cost first (see [`restarted_dives`]).
+    shortest_first: bool,
+    deepest: usize,
+    candidates: Vec<DiveCandidate>,
+}
+
+/// How the first-solution phase ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum FirstPlan {
+    /// A winning entry order is in `search.found`.
+    Found { restarts: u32 },
+    /// Proven: nothing wins.
+    NoSolution { restarts: u32 },
+    /// The budget (`search.stopped`) or the node limit (`search.capped`)
+    /// ended it: nothing proven.
+    Cut { restarts: u32, deepest: usize },
+}
+
+/// Restarted dives on `search` (see the `search` module docs) until one
+/// finds a plan of at most `bound` moves, the dives prove there is none, or
+/// the budget or `search.node_limit` stops them. The tie-breaks are drawn
+/// from `seed`; `shortest_first` orders the entries by their cost in moves
+/// before their onward exits (for shorter plans, not faster ones).
+pub(super) fn restarted_dives(search: &mut Search, seed: u64, bound: u32, shortest_first: bool) -> FirstPlan {
+    if search.lower_bound() > bound || (search.remaining > 0 && !search.may_be_won()) {
+        return FirstPlan::NoSolution { restarts: 0 };
+    }
+    let mut diver = Diver {
+        rng: GameRng::from_seed(seed ^ 0x5EA2_C4A1_7E5E_A2C4),
+        dive_nodes: 0,
+        dive_limit: 0,
+        jitter: false,
+        bound,
+        shortest_first,
+        deepest: 0,
+        candidates: Vec::with_capacity(4 * search.visits.len()),
+    };
+    let mut restarts = 0;
+    for dive_index in 1.. {
+        diver.dive_nodes = 0;
+        diver.dive_limit = luby(dive_index) * RESTART_UNIT;
+        diver.jitter = dive_index > 1;
+        match search.dive(0, &mut diver) {
+            Dive::Found => return FirstPlan::Found { restarts },
+            Dive::Dead | Dive::OverBound => return FirstPlan::NoSolution { restarts },
+            Dive::Cut if search.stopped.is_some() || search.capped => {
+                return FirstPlan::Cut { restarts, deepest: diver.deepest };
+            }
+            Dive::Cut => restarts += 1,
+        }
+    }
+    unreachable!("the dives end")
+}
+
+/// The first-solution phase: restarted dives with no bound on the length.
+pub(super) fn first_plan(search: &mut Search, seed: u64) -> FirstPlan {
+    restarted_dives(search, seed, INFINITE - 1, false)
+}
+
+impl Search<'_> {
+    /// One dive, `spent` moves in (see the `search` module docs). Leaves
+    /// the state as it found it; a plan found is in `found`.
+    fn dive(&mut self, spent: u32, diver: &mut Diver) -> Dive {
+        self.nodes += 1;
+        diver.dive_nodes += 1;
+        if self.nodes % BUDGET_POLL_NODES == 0
+            && let Some(error) = self.budget.exhausted()
+        {
+            self.stopped = Some(error);
+        }
+        if self.nodes >= self.node_limit {
+            self.capped = true;
+        }
+        if self.stopped.is_some() || self.capped {
+            return Dive::Cut;
+        }
+        diver.deepest = diver.deepest.max(self.entries.len());
+        let solver = self.solver;
+        let here = usize::from(self.position);
+        if self.remaining == 0 {
+            return if solver.flag_cost[here] == INFINITE {
+                Dive::Dead
+            } else if spent + solver.flag_cost[here] > diver.bound {
+                Dive::OverBound
+            } else {
+                self.found.clear();
+                self.found.extend_from_slice(&self.entries);
+                Dive::Found
+            };
+        }
+        let key = self.hash | 1;
+        let (slot_key, failed_budget) = self.table[key as usize & (self.table.len() - 1)];
+        if slot_key == key && failed_budget == INFINITE {
+            return Dive::Dead;
+        }
+        let estimate = self.lower_bound();
+        if estimate == INFINITE {
+            self.remember(key, INFINITE);
+            return Dive::Dead;
+        }
+        // The bound, and what deepening searches proved about it; then the
+        // costlier cuts.
+        if spent + estimate > diver.bound || (slot_key == key && spent + failed_budget >= diver.bound) {
+            return Dive::OverBound;
+        }
+        if !self.may_be_won() {
+            self.remember(key, INFINITE);
+            return Dive::Dead;
+        }
+        if diver.dive_nodes >= diver.dive_limit {
+            return Dive::Cut;
+        }
+        let first = diver.candidates.len();
+        for &(target, cost) in
+            &solver.macro_targets[solver.macro_start[here] as usize..solver.macro_start[here + 1] as usize]
+        {
+            let owed = self.visits[usize::from(target)];
+            if owed > 0 {
+                let random = diver.rng.next_u64();
+                // The flag is entered last, from one of its neighbours: a
+                // neighbour that falls now is one way in fewer, so it waits.
+                let keeps_flag_open =
+                    u8::from(owed == 1 && solver.beside_flag[usize::from(target)] && self.remaining > 1);
+                // Later dives jitter the exit count, so that they differ
+                // from the first by more than its ties.
+                let jitter = u8::from(diver.jitter && random & 3 == 0);
+                let exits = self.usable_neighbours(target) + jitter;
+                let (first_key, cost_key) = if diver.shortest_first { (cost, 0) } else { (0, cost) };
+                diver.candidates.push(DiveCandidate {
+                    key: (first_key, keeps_flag_open, exits, cost_key, (random >> 32) as u32),
+                    target,
+                    cost,
+                });
+            }
+        }
+        diver.candidates[first..].sort_unstable_by_key(|candidate| candidate.key);
+        let (mut cut, mut over_bound) = (false, false);
+        for index in first..diver.candidates.len() {
+            let DiveCandidate { target, cost, .. } = diver.candidates[index];
+            let previous = self.enter(target);
+            let result = self.dive(spent + cost, diver);
+            self.leave(target, previous);
+            match result {
+                Dive::Found => {
+                    diver.candidates.truncate(first);
+                    return Dive::Found;
+                }
+                Dive::Dead => {}
+                Dive::OverBound => over_bound = true,
+                Dive::Cut => {
+                    cut = true;
+                    if diver.dive_nodes >= diver.dive_limit || self.stopped.is_some() || self.capped {
+                        break;
+                    }
+                }
+            }
+        }
+        diver.candidates.truncate(first);
+        if cut {
+            Dive::Cut
+        } else if over_bound {
+            Dive::OverBound
+        } else {
+            self.remember(key, INFINITE);
+            Dive::Dead
+        }
     }
 }
 
@@ -874,6 +1343,7 @@ mod tests {
                     continue;
                 }
                 let mut search = Search::new(&solver, game.visits(), game.position(), &budget);
+                assert_eq!(search.may_be_won(), search.may_be_won_by_two_passes(), "{}", game.render());
                 if let Some(distance) = oracle_from(game.clone()) {
                     checked += 1;
                     assert!(search.lower_bound() as usize <= distance, "bound too high:\n{}", game.render());
@@ -891,6 +1361,12 @@ mod tests {
             }
         }
         assert!(checked > 200, "only {checked} winnable states checked");
+    }
+
+    #[test]
+    fn the_luby_sequence_starts_as_published() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 
     #[test]

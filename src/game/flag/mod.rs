@@ -7,14 +7,16 @@
 //! fallen; the start tile counts as entered once at tick 0. Won when every
 //! fragile and cracked tile has fallen and the player stands on the flag;
 //! lost when no move is left otherwise. The planners live beside the rules:
-//! `exact` (a complete search) and `ga` (the write-up's genetic algorithm with
-//! `write_up`, ours by default);
-//! `generate` lays random solvable maps.
+//! `exact` (a complete search), `search` (an anytime search for large maps)
+//! and `ga` (the write-up's genetic algorithm with `write_up`, ours by
+//! default); `generate` and `designer` lay random solvable maps.
 
+pub mod designer;
 pub mod exact;
 pub mod ga;
 pub mod generate;
 pub mod picture;
+pub mod search;
 
 use std::fmt;
 use std::sync::Arc;

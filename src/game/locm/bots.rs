@@ -271,6 +271,6 @@ impl Planner<LocmGame> for LocmBots {
     fn next_action(&mut self, game: &LocmGame, _budget: &Budget) -> Result<Decision<Action>, PlanError> {
         let (action, nodes) = self.decide(game);
         let kind = if matches!(action, Action::Pick(_)) { "draft" } else { "battle" };
-        Ok(Decision { action, planned: Some(PlanStats { kind, nodes, plan_len: 1, distinct: None }) })
+        Ok(Decision { action, planned: Some(PlanStats { kind, nodes, plan_len: 1, ..PlanStats::default() }) })
     }
 }

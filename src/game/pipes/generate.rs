@@ -8,11 +8,19 @@
 //! tile, never giving a tile a fourth pipe unless nothing else can reach the
 //! tiles left (so crosses are rare and only forced).
 //!
-//! With `unique`, the generator then asks the solver for two solutions and,
-//! while it finds a second one, perturbs the tree where the two differ
-//! (Tatham's approach): add an edge at a tile whose orientation differs,
-//! which closes a loop in the tree, and remove another edge of that loop, so
-//! the tree stays spanning; the tiles touched are dealt a new random turn.
+//! With `unique`, the generator then runs the solver's deduction alone (no
+//! search) and, where deduction leaves tiles undecided, changes the tree
+//! there (Tatham's approach): add an edge at an undecided tile, which closes
+//! a loop in the tree, and remove another edge of that loop, so the tree
+//! stays spanning; the tiles touched are dealt a new random turn. Then it
+//! deduces again, until deduction decides every tile: a puzzle that
+//! deduction alone solves has exactly one solution. Each round changes the
+//! tree at every group of undecided tiles at once (one change per
+//! [`TILES_PER_CHANGE`] undecided tiles of a group, at least one), and only
+//! along short loops, so one deduction over the board (linear in its size)
+//! serves many changes and a change stays local: a 300×300 board takes
+//! about a dozen rounds. (Proving uniqueness by counting solutions after
+//! each single change, as before, took minutes at 300×300.)
 
 use crate::game::pipes::solve::Solver;
 use crate::game::pipes::{DIR_BITS, Grid, PipesSetup, opposite, rotate_by};
@@ -45,12 +53,25 @@ pub struct Generated {
 pub enum GenerateError {
     #[error("the board is {width}×{height}; each side must be 1..={max}", max = super::MAX_SIDE)]
     BadSize { width: u16, height: u16 },
-    #[error("no unique puzzle after {adjustments} adjustments; try another seed or drop --unique")]
+    #[error(
+        "no unique puzzle after {adjustments} adjustments in {MAX_ROUNDS} rounds; try another seed or drop --unique"
+    )]
     NotUnique { adjustments: u32 },
-    /// The budget ran out (Ctrl-C) while the solver checked uniqueness.
+    /// The budget ran out (Ctrl-C) between rounds of `--unique`.
     #[error("generation stopped: {0}")]
     Stopped(#[from] PlanError),
 }
+
+/// Rounds of deduce-and-change before `--unique` gives up. Boards up to
+/// 500×500 need a few dozen at most.
+const MAX_ROUNDS: u32 = 1000;
+
+/// Undecided tiles of one group per change made to the tree in a round.
+const TILES_PER_CHANGE: usize = 24;
+
+/// The longest loop a change may close (tree path plus the new edge), so
+/// that it changes the tree only near the undecided tile.
+const MAX_LOOP: usize = 24;
 
 /// Generates a puzzle as `options` say.
 pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
@@ -58,7 +79,7 @@ pub fn generate(options: &GenSettings) -> Result<Generated, GenerateError> {
 }
 
 /// [`generate`], stopping with [`GenerateError::Stopped`] once `budget`
-/// runs out (the uniqueness checks poll it).
+/// runs out (polled before each round of `--unique`).
 pub fn generate_within(options: &GenSettings, budget: &Budget) -> Result<Generated, GenerateError> {
     let GenSettings { width, height, wrap, unique, seed } = *options;
     if width == 0 || height == 0 || width > super::MAX_SIDE || height > super::MAX_SIDE {
@@ -72,27 +93,30 @@ pub fn generate_within(options: &GenSettings, budget: &Budget) -> Result<Generat
     let mut tiles: Vec<u8> = tree.iter().map(|&mask| rotate_by(mask, rng.below(4) as u8)).collect();
     let mut adjustments = 0;
     if unique {
-        let limit = 50 * grid.n_tiles().max(100) as u32;
         let mut solver = Solver::new(grid);
-        let mut path = PathScratch::new(grid.n_tiles());
+        let mut scratch = Scratch::new(grid.n_tiles());
+        let mut rounds = 0;
         loop {
             if let Some(error) = budget.exhausted() {
                 return Err(error.into());
             }
-            let report = solver.run(&tiles, source, 2, budget)?;
-            if report.solutions < 2 {
+            let consistent = solver.deduce(&tiles, source);
+            debug_assert!(consistent, "the tree is a solution");
+            let sites = change_sites(grid, &solver, &mut rng, &mut scratch);
+            if sites.is_empty() {
                 break;
             }
-            if adjustments >= limit {
+            if rounds >= MAX_ROUNDS {
                 return Err(GenerateError::NotUnique { adjustments });
             }
-            let other = if solver.solution() != tree.as_slice() { solver.solution() } else { solver.last_solution() };
-            let differing: Vec<usize> = (0..tree.len()).filter(|&tile| other[tile] != tree[tile]).collect();
-            let tile = differing[rng.below(differing.len() as u32) as usize];
-            for changed in perturb(grid, &mut tree, tile, &mut rng, &mut path) {
-                tiles[changed] = rotate_by(tree[changed], rng.below(4) as u8);
+            for tile in sites {
+                let changed = perturb(grid, &mut tree, tile, &mut rng, &mut scratch);
+                adjustments += u32::from(!changed.is_empty());
+                for tile in changed {
+                    tiles[tile] = rotate_by(tree[tile], rng.below(4) as u8);
+                }
             }
-            adjustments += 1;
+            rounds += 1;
         }
     }
     let setup = PipesSetup { width, height, wrap, source_col, source_row, tiles };
@@ -133,87 +157,186 @@ fn grow_tree(grid: Grid, source: usize, rng: &mut GameRng) -> Vec<u8> {
     masks
 }
 
-/// Scratch for the tree path search of [`perturb`].
-struct PathScratch {
+/// Scratch for [`change_sites`] and [`perturb`], reused across rounds:
+/// marks stamped with a round number, so nothing is cleared per search.
+struct Scratch {
+    stamp: Vec<u32>,
+    current: u32,
     came_from: Vec<u32>,
-    stack: Vec<usize>,
+    queue: Vec<usize>,
+    group: Vec<usize>,
 }
 
-impl PathScratch {
-    fn new(n: usize) -> PathScratch {
-        PathScratch { came_from: vec![u32::MAX; n], stack: Vec::new() }
+impl Scratch {
+    fn new(n: usize) -> Scratch {
+        Scratch { stamp: vec![0; n], current: 0, came_from: vec![0; n], queue: Vec::new(), group: Vec::new() }
     }
+
+    /// Starts a new search: every tile unmarked.
+    fn next_search(&mut self) {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.fill(0);
+            self.current = 1;
+        }
+    }
+
+    fn marked(&self, tile: usize) -> bool {
+        self.stamp[tile] == self.current
+    }
+
+    fn mark(&mut self, tile: usize) {
+        self.stamp[tile] = self.current;
+    }
+}
+
+/// The tiles to change the tree at: the tiles deduction left undecided fall
+/// into groups of neighbours; from each group, one random member per
+/// [`TILES_PER_CHANGE`] of them (at least one). Groups are found in
+/// row-major order of their first tile, so the draws are reproducible.
+fn change_sites(grid: Grid, solver: &Solver, rng: &mut GameRng, scratch: &mut Scratch) -> Vec<usize> {
+    let mut sites = Vec::new();
+    scratch.next_search();
+    for start in 0..grid.n_tiles() {
+        if solver.is_decided(start) || scratch.marked(start) {
+            continue;
+        }
+        scratch.group.clear();
+        scratch.queue.clear();
+        scratch.queue.push(start);
+        scratch.mark(start);
+        while let Some(tile) = scratch.queue.pop() {
+            scratch.group.push(tile);
+            for dir in 0..4 {
+                if let Some(other) = grid.neighbour(tile, dir) {
+                    if !solver.is_decided(other) && !scratch.marked(other) {
+                        scratch.mark(other);
+                        scratch.queue.push(other);
+                    }
+                }
+            }
+        }
+        let n_changes = scratch.group.len().div_ceil(TILES_PER_CHANGE);
+        for _ in 0..n_changes {
+            sites.push(scratch.group[rng.below(scratch.group.len() as u32) as usize]);
+        }
+    }
+    sites
 }
 
 /// Adds a random non-tree edge at `tile` and removes a random other edge of
-/// the loop it closes. Returns the tiles whose masks changed (none if `tile`
-/// has no edge to add).
-fn perturb(grid: Grid, tree: &mut [u8], tile: usize, rng: &mut GameRng, scratch: &mut PathScratch) -> Vec<usize> {
-    let candidates: Vec<(usize, usize)> = (0..4)
-        .filter(|&dir| tree[tile] & DIR_BITS[dir] == 0)
-        .filter_map(|dir| grid.neighbour(tile, dir).filter(|&other| other != tile).map(|other| (dir, other)))
-        .filter(|&(_, other)| tree[tile].count_ones() < 3 && tree[other].count_ones() < 3)
-        .collect();
-    let candidates = if candidates.is_empty() {
-        // Crowded tiles: allow a cross rather than get stuck.
+/// the loop it closes, preferring an edge whose loop is at most
+/// [`MAX_LOOP`] long; failing that, it takes any loop but removes one of the
+/// [`MAX_LOOP`] edges of it nearest `tile`. Returns the tiles whose masks
+/// changed (none if `tile` has no edge to add).
+fn perturb(grid: Grid, tree: &mut [u8], tile: usize, rng: &mut GameRng, scratch: &mut Scratch) -> Vec<usize> {
+    let open_sides = |tree: &[u8], crowded_ok: bool| -> Vec<(usize, usize)> {
         (0..4)
             .filter(|&dir| tree[tile] & DIR_BITS[dir] == 0)
             .filter_map(|dir| grid.neighbour(tile, dir).filter(|&other| other != tile).map(|other| (dir, other)))
+            .filter(|&(_, other)| crowded_ok || (tree[tile].count_ones() < 3 && tree[other].count_ones() < 3))
             .collect()
-    } else {
-        candidates
     };
+    let mut candidates = open_sides(tree, false);
     if candidates.is_empty() {
-        return Vec::new();
+        // Crowded tiles: allow a cross rather than get stuck.
+        candidates = open_sides(tree, true);
     }
-    let (dir, other) = candidates[rng.below(candidates.len() as u32) as usize];
-    // The tree path from `tile` to `other`: depth-first from `tile`.
-    scratch.came_from.fill(u32::MAX);
-    scratch.came_from[tile] = tile as u32;
-    scratch.stack.clear();
-    scratch.stack.push(tile);
-    while let Some(at) = scratch.stack.pop() {
-        if at == other {
-            break;
+    let mut short = candidates.clone();
+    let mut found = None;
+    while found.is_none() && !short.is_empty() {
+        let (dir, other) = short.swap_remove(rng.below(short.len() as u32) as usize);
+        found = tree_path(grid, tree, tile, other, MAX_LOOP - 1, scratch).map(|path| (dir, other, path));
+    }
+    if found.is_none() && !candidates.is_empty() {
+        let (dir, other) = candidates[rng.below(candidates.len() as u32) as usize];
+        found = tree_path(grid, tree, tile, other, usize::MAX, scratch).map(|path| (dir, other, path));
+    }
+    if let Some((dir, other, path_edges)) = found {
+        // The path runs from `other` back to `tile`: the nearest edges to
+        // `tile` and `other` are at the two ends.
+        let near = MAX_LOOP / 2;
+        let index = if path_edges.len() <= 2 * near {
+            rng.below(path_edges.len() as u32) as usize
+        } else {
+            let pick = rng.below(2 * near as u32) as usize;
+            if pick < near { pick } else { path_edges.len() - 2 * near + pick }
+        };
+        let (a, b) = path_edges[index];
+        tree[tile] |= DIR_BITS[dir];
+        tree[other] |= DIR_BITS[opposite(dir)];
+        // Remove the edge a–b (on 2-wide tori two edges may join a and b:
+        // drop the one the path used, which is the one that is in the tree
+        // and not the edge just added).
+        let removed_dir = (0..4)
+            .find(|&step| {
+                tree[a] & DIR_BITS[step] != 0
+                    && grid.neighbour(a, step) == Some(b)
+                    && !(a == tile && step == dir)
+                    && !(a == other && step == opposite(dir) && b == tile)
+            })
+            .expect("the path edge is in the tree");
+        tree[a] &= !DIR_BITS[removed_dir];
+        tree[b] &= !DIR_BITS[opposite(removed_dir)];
+        let mut changed = vec![tile, other, a, b];
+        changed.sort_unstable();
+        changed.dedup();
+        return changed;
+    }
+    Vec::new()
+}
+
+/// The edges of the tree path from `from` to `to` (listed from `to`),
+/// found breadth first from `from`; `None` if it is longer than
+/// `max_edges`.
+fn tree_path(
+    grid: Grid,
+    tree: &[u8],
+    from: usize,
+    to: usize,
+    max_edges: usize,
+    scratch: &mut Scratch,
+) -> Option<Vec<(usize, usize)>> {
+    scratch.next_search();
+    scratch.mark(from);
+    scratch.queue.clear();
+    scratch.queue.push(from);
+    let mut depth_end = 1;
+    let mut depth = 0;
+    let mut head = 0;
+    while head < scratch.queue.len() {
+        if head == depth_end {
+            depth += 1;
+            depth_end = scratch.queue.len();
+            if depth > max_edges {
+                return None;
+            }
         }
-        for (step, &bit) in DIR_BITS.iter().enumerate() {
+        let at = scratch.queue[head];
+        head += 1;
+        if at == to {
+            let mut path = Vec::new();
+            let mut step = to;
+            while step != from {
+                let previous = scratch.came_from[step] as usize;
+                path.push((previous, step));
+                step = previous;
+            }
+            return Some(path);
+        }
+        for (dir, &bit) in DIR_BITS.iter().enumerate() {
             if tree[at] & bit == 0 {
                 continue;
             }
-            let next = grid.neighbour(at, step).expect("tree edges stay on the board");
-            if scratch.came_from[next] == u32::MAX {
+            let next = grid.neighbour(at, dir).expect("tree edges stay on the board");
+            if !scratch.marked(next) {
+                scratch.mark(next);
                 scratch.came_from[next] = at as u32;
-                scratch.stack.push(next);
+                scratch.queue.push(next);
             }
         }
     }
-    let mut path_edges: Vec<(usize, usize)> = Vec::new();
-    let mut at = other;
-    while at != tile {
-        let previous = scratch.came_from[at] as usize;
-        path_edges.push((previous, at));
-        at = previous;
-    }
-    let (a, b) = path_edges[rng.below(path_edges.len() as u32) as usize];
-    tree[tile] |= DIR_BITS[dir];
-    tree[other] |= DIR_BITS[opposite(dir)];
-    // Remove the edge a–b (on 2-wide tori two edges may join a and b: drop
-    // the one the path used, which is the one that is in the tree and not
-    // the edge just added).
-    let removed_dir = (0..4)
-        .find(|&step| {
-            tree[a] & DIR_BITS[step] != 0
-                && grid.neighbour(a, step) == Some(b)
-                && !(a == tile && step == dir)
-                && !(a == other && step == opposite(dir) && b == tile)
-        })
-        .expect("the path edge is in the tree");
-    tree[a] &= !DIR_BITS[removed_dir];
-    tree[b] &= !DIR_BITS[opposite(removed_dir)];
-    let mut changed = vec![tile, other, a, b];
-    changed.sort_unstable();
-    changed.dedup();
-    changed
+    None
 }
 
 #[cfg(test)]

@@ -578,7 +578,7 @@ impl BfsTail {
         self.nodes = 0;
         self.observe(game);
         self.update_gamble(game);
-        let stats = |kind, nodes, plan_len| PlanStats { kind, nodes, plan_len, distinct: None };
+        let stats = |kind, nodes, plan_len| PlanStats { kind, nodes, plan_len, ..PlanStats::default() };
         let food = self.food_plan(game);
         if let Some(plan) = food.filter(|plan| plan.safe) {
             return (plan.first, stats("food", self.nodes, plan.len));
