@@ -15,7 +15,7 @@ use tickbot::replay::{self, DivergenceKind, RenderError, ReplayError};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
 use crate::cli::{
-    self, BenchGame, Cli, Command, EvalCommand, EvolveCommand, GenGame, MatchGame, PlayGame, ReplayCommand, RunGame,
+    self, BenchGame, Cli, Command, EvalCommand, EvolveCommand, GenGame, MatchGame, PlayGame, ReplayCommand,
 };
 use crate::runner::{Exit, ExitOnError, Failure, collect_files, interrupted, print_json};
 
@@ -31,14 +31,7 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     }
     crate::runner::install_interrupt_handler().exit_code(Exit::Runtime)?;
     match cli.command {
-        Command::Run(args) => match &args.game {
-            Some(RunGame::Snake(snake_args)) => cli::snake::run(&args.options, snake_args),
-            Some(RunGame::Flag(flag_args)) => cli::flag::run(&args.options, flag_args),
-            Some(RunGame::Slide(slide_args)) => cli::slide::run(&args.options, slide_args),
-            Some(RunGame::Pipes(pipes_args)) => cli::pipes::run(&args.options, pipes_args),
-            Some(RunGame::Locm(locm_args)) => cli::locm::run(&args.options, locm_args),
-            None => cli::snake::run(&args.options, &cli::snake::SnakeArgs::default()),
-        },
+        Command::Run(args) => cli::run::execute(args),
         Command::Play(PlayGame::Snake(args)) => cli::snake::play(args),
         Command::Play(PlayGame::Flag(args)) => cli::flag::play(args),
         Command::Play(PlayGame::Slide(args)) => cli::slide::play(args),

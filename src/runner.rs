@@ -4,12 +4,13 @@
 //! line. Part of the binary; below `src/cli/` (which uses it) and above the
 //! library.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, anyhow};
+use anyhow::Context;
 use indicatif::ProgressStyle;
 use serde::Serialize;
 use tracing_indicatif::span_ext::IndicatifSpanExt;
@@ -18,9 +19,9 @@ use tickbot::game::Game;
 use tickbot::plan::{Budget, Planner};
 use tickbot::progress::Progress;
 use tickbot::replay;
-use tickbot::session::{self, ReplayTarget, Seeding, SessionConfig, SessionProgress, SessionReport};
+use tickbot::session::{self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport};
 
-use crate::cli::common::{PlayArgs, RunOptions};
+use crate::cli::common::PlayArgs;
 
 /// The documented exit codes (see `tickbot --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -100,7 +101,7 @@ pub fn finished() -> Exit {
 pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
     let span = tracing::trace_span!("progress", indicatif.pb_show = tracing::field::Empty);
     let template = if progress.total() > 0 {
-        "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {eta} left)"
+        "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {per_sec}, {eta} left)"
     } else {
         "{spinner} {msg} {pos} ({per_sec}, {elapsed})"
     };
@@ -119,13 +120,13 @@ pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
             }
         })
     };
-    ProgressGuard { _span: span, done, ticker: Some(ticker) }
+    ProgressGuard { span, done, ticker: Some(ticker) }
 }
 
 /// Keeps a [`progress_bar`] drawn; removes it when dropped.
 #[derive(Debug)]
 pub struct ProgressGuard {
-    _span: tracing::Span,
+    span: tracing::Span,
     done: Arc<AtomicBool>,
     ticker: Option<std::thread::JoinHandle<()>>,
 }
@@ -153,24 +154,26 @@ pub fn play_one<G: Game, P: Planner<G>>(
     if let Some(path) = &options.record {
         prepare_parent(path)?;
     }
-    let session = SessionConfig {
-        games: 1,
-        seeding: Seeding::Exact(options.seed),
-        jobs: 1,
-        replays: options.record.clone().map_or(ReplayTarget::None, ReplayTarget::File),
-        results_path: None,
-        move_budget: Duration::from_millis(options.move_budget_ms),
-        progress: SessionProgress::default(),
+    let ticks = Progress::default();
+    let result = {
+        let _bar = progress_bar(&format!("playing {} (ticks)", G::NAME), &ticks);
+        let runtime = runtime()?;
+        let game = session::play_one::<G, P>(
+            level,
+            make_planner(),
+            options.seed,
+            options.record.clone(),
+            Duration::from_millis(options.move_budget_ms),
+            ticks.clone(),
+            signalled(),
+        );
+        let result = runtime.block_on(game);
+        // A planner that ignored its budget may still hold a blocking
+        // thread: do not wait for it forever.
+        runtime.shutdown_timeout(Duration::from_secs(1));
+        result.exit_code(Exit::Runtime)?
     };
-    let progress = session.progress.ticks.clone();
-    let report = {
-        let _bar = progress_bar(&format!("playing {} (ticks)", G::NAME), &progress);
-        run_session::<G, P>(level, make_planner, session)?
-    };
-    let Some(record) = report.records.first() else {
-        let error = report.failures.into_iter().next().map_or_else(|| anyhow!("the game did not finish"), Into::into);
-        return Err(Failure { code: Exit::Runtime, error });
-    };
+    let record = result;
     println!(
         "{} seed {}: {} ({}), score {}, {} ticks, {:.1} ms",
         G::NAME,
@@ -189,84 +192,11 @@ pub fn play_one<G: Game, P: Planner<G>>(
         let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
         print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
     }
-    Ok(session_exit(&report))
+    Ok(finished())
 }
 
-/// `tickbot run GAME`: the main job, many games with derived seeds, replays
-/// and a results file under `--out`, then a summary.
-pub fn run_many<G: Game, P: Planner<G>>(
-    options: &RunOptions,
-    level: Arc<G::Config>,
-    make_planner: impl Fn() -> P,
-) -> Result<Exit, Failure> {
-    let replay_dir = options.out.join("replays");
-    let results_path = options.out.join("results.jsonl");
-    prepare_output_dir(&options.out, options.overwrite)?;
-    let planner_name = make_planner().name();
-    let session = SessionConfig {
-        games: options.games,
-        seeding: Seeding::Derived { master: options.seed },
-        jobs: options.jobs.map_or_else(default_parallelism, usize::from),
-        replays: ReplayTarget::Dir(replay_dir.clone()),
-        results_path: Some(results_path.clone()),
-        move_budget: Duration::from_millis(options.move_budget_ms),
-        progress: SessionProgress::default(),
-    };
-    println!("tickbot run: {} games of {} with {planner_name}, master seed {}", options.games, G::NAME, options.seed);
-    println!("  rules: {}", G::describe(&level));
-    let progress = session.progress.games.clone();
-    let report = {
-        let _bar = progress_bar(&format!("{} games", G::NAME), &progress);
-        run_session::<G, P>(level, make_planner, session)?
-    };
-    print_summary(&report);
-    println!("  replays: {}/  results: {}", replay_dir.display(), results_path.display());
-    if let Some(error) = &report.stopped_by {
-        eprintln!("error: {error}; the session stopped (finished games and their replays are kept)");
-    }
-    Ok(session_exit(&report))
-}
-
-/// A run's output directory must not hold another run's results: its replay
-/// names would be reused while the old result lines still point at them.
-/// With `overwrite`, the old `results.jsonl` and `replays/` are deleted.
-fn prepare_output_dir(out: &Path, overwrite: bool) -> Result<(), Failure> {
-    let results = out.join("results.jsonl");
-    let replays = out.join("replays");
-    // Checked once here, so a file in the way is one clear error, not one
-    // "File exists" per game.
-    for (path, what) in [(out, "output directory"), (&replays, "replay directory")] {
-        if path.exists() && !path.is_dir() {
-            return Err(Failure {
-                code: Exit::Runtime,
-                error: anyhow!(
-                    "cannot write replays: the {what} {} is a file; move it away or choose another --out",
-                    path.display()
-                ),
-            });
-        }
-    }
-    let used = results.exists() || replays.read_dir().is_ok_and(|mut entries| entries.next().is_some());
-    if used && !overwrite {
-        return Err(Failure::bad_input(anyhow!(
-            "{} already holds the results of a run; choose another --out, or pass --overwrite to delete \
-             its results.jsonl and replays/ and start over",
-            out.display()
-        )));
-    }
-    if used {
-        let remove = |path: &Path, result: std::io::Result<()>| match result {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                Err(anyhow::Error::from(error).context(format!("cannot delete {}", path.display())))
-            }
-            _ => Ok(()),
-        };
-        remove(&results, std::fs::remove_file(&results)).exit_code(Exit::Runtime)?;
-        remove(&replays, std::fs::remove_dir_all(&replays)).exit_code(Exit::Runtime)?;
-    }
-    std::fs::create_dir_all(&replays)
-        .with_context(|| format!("cannot create the replay directory {}", replays.display()))
-        .exit_code(Exit::Runtime)
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)
 }
 
 /// Creates the directory a file will be written into, with one clear error.
@@ -279,17 +209,96 @@ fn prepare_parent(path: &Path) -> Result<(), Failure> {
     }
 }
 
-fn run_session<G: Game, P: Planner<G>>(
-    level: Arc<G::Config>,
-    make_planner: impl Fn() -> P,
-    session: SessionConfig,
+/// Plays a session (`tickbot run`) until it ends or Ctrl-C/SIGTERM, with
+/// a progress bar on a terminal (games, games/s, time left, won so far)
+/// and otherwise a `status` log line every 30 s.
+pub fn run_session(
+    config: SessionConfig,
+    out: Option<(&SessionDir, ResultsFile, Recovered)>,
 ) -> Result<SessionReport, Failure> {
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)?;
-    let result = runtime.block_on(session::run::<G, P>(level, make_planner, session, signalled()));
-    // A planner that ignored its budget may still hold a blocking thread:
-    // do not wait for it forever.
+    let progress = config.progress.clone();
+    let duration = config.duration;
+    // A planner that panics ends its game as `panic` and the session goes
+    // on: its message goes to the log (above the progress bar, into the
+    // JSON file) instead of raw onto stderr.
+    std::panic::set_hook(Box::new(|info| tracing::error!(panic = %info, "a planner panicked")));
+    let runtime = runtime()?;
+    let report = {
+        let _display = SessionDisplay::start(&progress, duration);
+        runtime.block_on(session::run(config, out, signalled()))
+    };
     runtime.shutdown_timeout(Duration::from_secs(1));
-    result.exit_code(Exit::Runtime)
+    Ok(report)
+}
+
+/// What shows a session's progress while it runs.
+enum SessionDisplay {
+    Bar { _guard: ProgressGuard },
+    Status { done: Arc<AtomicBool>, thread: Option<std::thread::JoinHandle<()>> },
+}
+
+/// How often a session that is not on a terminal logs its status.
+const STATUS_EVERY: Duration = Duration::from_secs(30);
+
+impl SessionDisplay {
+    fn start(progress: &SessionProgress, duration: Option<Duration>) -> SessionDisplay {
+        let started = Instant::now();
+        let time_left = move || {
+            duration.map_or_else(String::new, |duration| {
+                let left = duration.saturating_sub(started.elapsed()).as_secs();
+                format!(", {}h{:02}m{:02}s left", left / 3600, left / 60 % 60, left % 60)
+            })
+        };
+        let so_far = {
+            let progress = progress.clone();
+            move || format!("won {}, other {}{}", progress.won.done(), progress.not_won.done(), time_left())
+        };
+        if std::io::stderr().is_terminal() {
+            let guard = progress_bar("games", &progress.games);
+            let (done, ticker_span) = (Arc::clone(&guard.done), guard.span.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    ticker_span.pb_set_message(&format!("games ({})", so_far()));
+                    std::thread::sleep(Duration::from_millis(250));
+                }
+            });
+            return SessionDisplay::Bar { _guard: guard };
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (done, games) = (Arc::clone(&done), progress.games.clone());
+            std::thread::spawn(move || {
+                let mut last = Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if last.elapsed() >= STATUS_EVERY {
+                        last = Instant::now();
+                        let elapsed = started.elapsed().as_secs_f64();
+                        let per_second = games.done() as f64 / elapsed.max(1e-9);
+                        tracing::info!(
+                            games = games.done(),
+                            of = games.total(),
+                            games_per_s = format!("{per_second:.1}"),
+                            so_far = so_far(),
+                            "status"
+                        );
+                    }
+                }
+            })
+        };
+        SessionDisplay::Status { done, thread: Some(thread) }
+    }
+}
+
+impl Drop for SessionDisplay {
+    fn drop(&mut self) {
+        if let SessionDisplay::Status { done, thread } = self {
+            done.store(true, Ordering::Relaxed);
+            if let Some(thread) = thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
 }
 
 /// Resolves once Ctrl-C or SIGTERM has set the interrupt flag.
@@ -298,37 +307,6 @@ async fn signalled() {
     while !flag.load(Ordering::Relaxed) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-fn session_exit(report: &SessionReport) -> Exit {
-    if report.summary.interrupted {
-        Exit::Interrupted
-    } else if !report.failures.is_empty() || report.stopped_by.is_some() {
-        Exit::Runtime
-    } else {
-        Exit::Success
-    }
-}
-
-fn print_summary(report: &SessionReport) {
-    let summary = &report.summary;
-    let interrupted = if summary.interrupted { "  (interrupted)" } else { "" };
-    println!(
-        "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {}{interrupted}",
-        summary.games_finished,
-        summary.won,
-        summary.lost,
-        summary.stalled,
-        summary.aborted,
-        report.failures.len()
-    );
-    println!(
-        "  mean score {:.2}, best {}, {} ticks in {:.2} s",
-        summary.mean_score(),
-        summary.best_score,
-        summary.total_ticks,
-        summary.elapsed_us as f64 / 1e6
-    );
 }
 
 pub fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {

@@ -1,7 +1,8 @@
 //! Logging setup: human-readable lines on stderr, JSON lines appended to a
-//! log file for later analysis, and progress bars for spans that ask for one
-//! (a field named `indicatif.pb_show`), drawn so that log lines print above
-//! them instead of through them.
+//! log file for later analysis (rotated by size, a fixed number of old
+//! files kept), and progress bars for spans that ask for one (a field named
+//! `indicatif.pb_show`), drawn so that log lines print above them instead
+//! of through them.
 //!
 //! Events worth knowing by name: `game_start` and `game_end` (info; one per
 //! game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
@@ -10,11 +11,14 @@
 //! planners that count distinct states apart, and `first_solution_us` and
 //! `lower_bound` from anytime planners). The message is the event name.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, IsTerminal};
+use std::fs::{self, OpenOptions};
+use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use file_rotate::compression::Compression;
+use file_rotate::suffix::AppendCount;
+use file_rotate::{ContentLimit, FileRotate};
 use tracing_indicatif::IndicatifLayer;
 use tracing_indicatif::filter::IndicatifFilter;
 use tracing_subscriber::layer::SubscriberExt;
@@ -23,6 +27,14 @@ use tracing_subscriber::{EnvFilter, Layer};
 
 /// The file JSON events are appended to, inside the log directory.
 pub(crate) const LOG_FILE_NAME: &str = "tickbot.jsonl";
+
+/// The log file is rotated once it passes this size: `tickbot.jsonl`
+/// becomes `tickbot.jsonl.1`, the older ones move up by one.
+pub const LOG_ROTATE_BYTES: usize = 64 << 20;
+
+/// Rotated log files kept (`tickbot.jsonl.1` to `.10`): at most about
+/// 700 MB of logs however long a session runs.
+pub const LOG_FILES_KEPT: usize = 10;
 
 /// Where and how much to log.
 #[derive(Clone, Debug)]
@@ -88,10 +100,11 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
         .with_filter(filter(config)?);
     let file_layer = match &config.dir {
         Some(dir) => {
-            let file = open_log_file(dir)?;
+            let file = RotatingLog::open(dir)?;
             // A mutex around an unbuffered file: every event is one write
             // call, nothing is ever dropped (unlike a lossy non-blocking
-            // writer), and a crash loses no finished line.
+            // writer), and a crash loses no finished line. Rotation happens
+            // between writes, so a line is never split across two files.
             let layer = tracing_subscriber::fmt::layer()
                 .json()
                 .flatten_event(true)
@@ -111,16 +124,84 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
     Ok(())
 }
 
-fn open_log_file(dir: &Path) -> Result<File, TelemetryError> {
-    let path = dir.join(LOG_FILE_NAME);
-    let error = |cause| TelemetryError::File { path: path.clone(), cause };
-    fs::create_dir_all(dir).map_err(error)?;
-    OpenOptions::new().create(true).append(true).open(&path).map_err(error)
+/// The JSON log: `file-rotate` underneath, and a write that fails part
+/// way (a full disk) cut back to where it began, so the file never ends in
+/// a torn line.
+struct RotatingLog {
+    inner: FileRotate<AppendCount>,
+    path: PathBuf,
+}
+
+impl RotatingLog {
+    fn open(dir: &Path) -> Result<RotatingLog, TelemetryError> {
+        RotatingLog::with_limits(dir, LOG_ROTATE_BYTES, LOG_FILES_KEPT)
+    }
+
+    fn with_limits(dir: &Path, rotate_bytes: usize, files_kept: usize) -> Result<RotatingLog, TelemetryError> {
+        let path = dir.join(LOG_FILE_NAME);
+        let error = |cause| TelemetryError::File { path: path.clone(), cause };
+        fs::create_dir_all(dir).map_err(error)?;
+        // Opened once here for a clear error: `FileRotate` would only
+        // drop the lines of a file it cannot open.
+        OpenOptions::new().create(true).append(true).open(&path).map_err(error)?;
+        let inner = FileRotate::new(
+            &path,
+            AppendCount::new(files_kept),
+            ContentLimit::BytesSurpassed(rotate_bytes),
+            Compression::None,
+            None,
+        );
+        Ok(RotatingLog { inner, path })
+    }
+}
+
+impl Write for RotatingLog {
+    fn write(&mut self, line: &[u8]) -> io::Result<usize> {
+        let before = fs::metadata(&self.path).map_or(0, |metadata| metadata.len());
+        if let Err(error) = self.inner.write_all(line) {
+            if let Ok(file) = OpenOptions::new().write(true).open(&self.path) {
+                if file.metadata().is_ok_and(|metadata| metadata.len() > before) {
+                    let _ = file.set_len(before);
+                }
+            }
+            return Err(error);
+        }
+        Ok(line.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_log_rotates_between_whole_lines_and_keeps_a_fixed_number_of_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut log = RotatingLog::with_limits(dir.path(), 1000, 3).unwrap();
+        for number in 0..200 {
+            log.write_all(format!("{{\"line\":{number},\"pad\":\"{}\"}}\n", "x".repeat(60)).as_bytes()).unwrap();
+        }
+        let mut names: Vec<String> =
+            fs::read_dir(dir.path()).unwrap().map(|entry| entry.unwrap().file_name().into_string().unwrap()).collect();
+        names.sort();
+        assert_eq!(names, ["tickbot.jsonl", "tickbot.jsonl.1", "tickbot.jsonl.2", "tickbot.jsonl.3"]);
+        let mut numbers = Vec::new();
+        for name in names.iter().rev() {
+            let text = fs::read_to_string(dir.path().join(name)).unwrap();
+            assert!(text.ends_with('\n'), "{name} ends in a torn line");
+            for line in text.lines() {
+                let value: serde_json::Value = serde_json::from_str(line).unwrap();
+                numbers.push(value["line"].as_u64().unwrap());
+            }
+        }
+        // The newest lines, in order, none missing between the oldest kept and the last.
+        assert_eq!(numbers.last(), Some(&199));
+        assert!(numbers.windows(2).all(|pair| pair[1] == pair[0] + 1), "{numbers:?}");
+    }
 
     #[test]
     fn filters_name_levels_and_unknown_words_are_refused() {

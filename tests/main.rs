@@ -7,6 +7,7 @@ mod golden;
 mod locm;
 mod pipes;
 mod replay_props;
+mod session;
 mod slide;
 mod snake;
 mod support;

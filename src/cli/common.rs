@@ -1,10 +1,16 @@
 //! The command-line pieces every game shares: the options of `play` and
-//! `run`, the exit-code table `--help` prints, and value parsers. Below the
+//! `run`, a session entry's levels, the exit-code table `--help` prints,
+//! and value parsers. Below the
 //! per-game files, which use it; uses nothing of theirs.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
 
+use anyhow::anyhow;
 use clap::Args;
+
+use tickbot::session::spec::{ByteSize, ReplayPolicy, parse_duration};
 
 pub const EXIT_CODES: &str = "\
 Exit codes:
@@ -39,29 +45,90 @@ pub struct PlayArgs {
     pub move_budget_ms: u64,
 }
 
-/// The options of `tickbot run` that every game shares.
+/// The options of `tickbot run`: each overrides the session file's setting
+/// of the same name (see the README's session file section).
 #[derive(Debug, Args)]
 pub struct RunOptions {
-    /// Number of games to play.
-    #[arg(long, global = true, default_value_t = 20)]
-    pub games: u64,
-    /// Master seed; game i plays with a seed derived from (seed, i).
-    #[arg(long, global = true, default_value_t = 1)]
-    pub seed: u64,
+    /// Games to play over all entries (the first ones of the session's order).
+    /// Default: what the session file says; 20 for `run GAME`.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// Stop starting games after this long (8h, 90m, 1h30m, 45s); running games
+    /// finish. With --games, whichever comes first.
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Master seed; game i of entry e plays with a seed derived from (seed, e, i).
+    /// Default: 1.
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
     /// Games played at once. Default: the number of cores.
     #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
-    /// Output directory: replays go to DIR/replays/, results to DIR/results.jsonl.
-    /// It must not hold an earlier run's results (see --overwrite).
-    #[arg(long, global = true, default_value = "out", value_name = "DIR")]
-    pub out: PathBuf,
-    /// Start over in an --out that holds an earlier run: delete its results.jsonl
-    /// and replays/ first.
+    /// Output directory: DIR/results.jsonl, DIR/manifest.json, DIR/replays/.
+    /// It must not hold an earlier session (see --resume and --overwrite). Default: out.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Start over in an --out that holds an earlier session: delete its
+    /// results.jsonl, manifest.json and replays/ first.
     #[arg(long, global = true)]
     pub overwrite: bool,
-    /// Longest time one planner call may take before its game is aborted.
-    #[arg(long, global = true, default_value_t = 10_000, value_name = "MS", env = "TICKBOT_MOVE_BUDGET_MS")]
-    pub move_budget_ms: u64,
+    /// Longest time one planner call may take; a planner over it ends its game
+    /// as `timeout`. Default: 10000.
+    #[arg(long, global = true, value_name = "MS", env = "TICKBOT_MOVE_BUDGET_MS")]
+    pub move_budget_ms: Option<u64>,
+    /// Which games keep their replay: all, failures (every outcome but won),
+    /// none, or sample=SHARE (e.g. sample=0.01, the same games every time).
+    #[arg(long, global = true, value_name = "POLICY")]
+    pub replays: Option<ReplayPolicy>,
+    /// Keep no more replays once they take this much space (500MB, 2GiB); results go on.
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub disk_budget: Option<ByteSize>,
+}
+
+/// The levels of one entry: files (or none: the game's flags name the
+/// level), and which of them to play.
+#[derive(Debug)]
+pub struct Levels {
+    pub files: Vec<PathBuf>,
+    /// The name of the one level when there are no files.
+    pub default_name: String,
+    /// Which levels to play, numbered from 1; `None`: all.
+    pub pick: Option<Vec<u32>>,
+}
+
+impl Levels {
+    /// Each file with its name, or the one default level.
+    pub fn files(&self) -> Vec<(String, Option<&Path>)> {
+        if self.files.is_empty() {
+            return vec![(self.default_name.clone(), None)];
+        }
+        self.files.iter().map(|path| (path.display().to_string(), Some(path.as_path()))).collect()
+    }
+
+    /// The picked files, each read into a level by `read`.
+    pub fn read<C>(
+        &self,
+        mut read: impl FnMut(Option<&Path>) -> anyhow::Result<C>,
+    ) -> anyhow::Result<Vec<(String, Arc<C>)>> {
+        self.pick(self.files())?.into_iter().map(|(name, path)| Ok((name, Arc::new(read(path)?)))).collect()
+    }
+
+    /// The picked ones of `levels` (all without `pick`).
+    pub fn pick<T>(&self, levels: Vec<T>) -> anyhow::Result<Vec<T>> {
+        let Some(pick) = &self.pick else {
+            return Ok(levels);
+        };
+        let count = levels.len();
+        let mut slots: Vec<Option<T>> = levels.into_iter().map(Some).collect();
+        pick.iter()
+            .map(|&number| {
+                let slot = slots.get_mut(number as usize - 1);
+                slot.and_then(Option::take).ok_or_else(|| {
+                    anyhow!("pick: level {number} is not there, or picked twice (the level holds {count})")
+                })
+            })
+            .collect()
+    }
 }
 
 /// The largest board side any game accepts on the command line; each game

@@ -17,10 +17,12 @@ use tickbot::game::flag::{self, FlagGame, FlagSetup};
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 
-use super::common::{PlayArgs, RunOptions, parse_size};
+use tickbot::session::{EntryPlayer, GameEntry};
+
+use super::common::{Levels, PlayArgs, parse_size};
 use crate::runner::{
     Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
-    progress_bar, run_many,
+    progress_bar,
 };
 
 /// The bundled default map (round 12 of the original), so `tickbot run flag`
@@ -37,7 +39,7 @@ pub struct PlayFlag {
 }
 
 /// The level and the planner. Without --map: the bundled round 12.
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct FlagArgs {
     /// A map file: `start COL ROW`, then rows of '.' hole, '1' fragile, '2' cracked,
     /// '3' stone, '5'/'F' flag (row 0 is the top line).
@@ -48,7 +50,7 @@ pub struct FlagArgs {
 }
 
 /// The planner and the GA's parameters (ignored by `exact`).
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct FlagPlannerArgs {
     /// The planner: `exact` (shortest solution or a proof there is none), `search`
     /// (anytime: a first plan fast, then shorter ones) or `ga`.
@@ -213,12 +215,18 @@ pub fn play(args: PlayFlag) -> Result<Exit, Failure> {
     play_one::<FlagGame, _>(level, move || args.flag.planner.planner(&planner_level), &args.options)
 }
 
-pub fn run(options: &RunOptions, flag_args: &FlagArgs) -> Result<Exit, Failure> {
-    let (level, _) = flag_args.config().exit_code(Exit::BadInput)?;
-    flag_args.planner.check()?;
-    let level = Arc::new(level);
-    let planner_level = Arc::clone(&level);
-    run_many::<FlagGame, _>(options, level, move || flag_args.planner.planner(&planner_level))
+/// `run flag` and a session's Flag entries: each map is a level (none: the
+/// one these flags name), played by the planner these flags choose.
+pub fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Failure> {
+    args.planner.check()?;
+    let levels = levels
+        .read(|map| {
+            let mut args = args.clone();
+            args.map = map.map(Path::to_path_buf).or(args.map);
+            Ok(args.config()?.0)
+        })
+        .exit_code(Exit::BadInput)?;
+    Ok(GameEntry::<FlagGame, _>::player(levels, move |level: &flag::Config| args.planner.planner(level)))
 }
 
 #[derive(Debug, Args)]

@@ -1,7 +1,7 @@
 //! LOCM on the command line: the card list, seeding mode and bot flags, and
 //! what `play locm`, `run locm`, `match locm` and `bench locm` do with them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, anyhow, bail};
@@ -14,16 +14,17 @@ use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
 use tickbot::progress::Progress;
 
-use super::common::{PlayArgs, RunOptions};
+use tickbot::session::{EntryPlayer, GameEntry};
+
+use super::common::{Levels, PlayArgs};
 use crate::runner::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
-    run_many,
 };
 
 const BUNDLED_CARDLIST_NAME: &str = "maps/locm/cardlist.txt (bundled)";
 
 /// The card list and where the draft's randomness comes from.
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct LocmRules {
     /// A card list in the referee's format. Default: the bundled LOCM 1.2 list.
     #[arg(long, value_name = "FILE")]
@@ -50,7 +51,7 @@ impl LocmRules {
 }
 
 /// Both seats' bots.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct LocmSeats {
     /// Player 0's and player 1's draft bots: random, max-attack, closetai, icebox,
     /// coac, chad, evolved (the bundled evolved genome), or genome:FILE (one priority
@@ -176,10 +177,16 @@ pub fn play(args: PlayLocm) -> Result<Exit, Failure> {
     play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
 }
 
-pub fn run(options: &RunOptions, seats: &LocmSeats) -> Result<Exit, Failure> {
-    let config = Arc::new(seats.rules.config().exit_code(Exit::BadInput)?);
-    let bots = seats.bots(config.table().len()).exit_code(Exit::BadInput)?;
-    run_many::<LocmGame, _>(options, config, move || bots.clone())
+/// `run locm` and a session's LOCM entries: each card list is a level
+/// (none: the one these flags name), played by the bots these flags choose.
+pub fn entry(seats: LocmSeats, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+    let levels = levels.read(|cards| {
+        let mut rules = seats.rules.clone();
+        rules.cards = cards.map(Path::to_path_buf).or(rules.cards);
+        rules.config()
+    })?;
+    let bots = seats.bots(levels[0].1.table().len())?;
+    Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
 }
 
 pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {

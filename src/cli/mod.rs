@@ -12,6 +12,7 @@ pub mod evolve;
 pub mod flag;
 pub mod locm;
 pub mod pipes;
+pub mod run;
 pub mod slide;
 pub mod snake;
 pub mod view;
@@ -44,9 +45,11 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// The main job: play many games unattended, writing a replay per game and one
-    /// JSON line per finished game to a results file, then print a summary.
-    /// Without a game, plays Snake on the bundled board.
+    /// The main job: a session of many games, unattended, writing a replay per
+    /// game and one synced JSON line per finished game to DIR/results.jsonl, then a
+    /// per-entry table. Plays the session file given by --config, one game type
+    /// (`run GAME ...`), or without either the bundled default session (every
+    /// game and planner, about a minute). `--resume DIR` continues a stopped one.
     #[command(after_help = EXIT_CODES, subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
     Run(RunArgs),
     /// Play one game, optionally recording its replay.
@@ -92,6 +95,13 @@ pub enum EvalCommand {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// A session file (TOML): entries of game, level, planner and games or weight.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Continue the session in DIR (stopped by Ctrl-C, SIGTERM, kill, a full disk
+    /// or a reboot): plays the games its results file does not yet record.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
     #[command(flatten)]
     pub options: RunOptions,
     #[command(subcommand)]

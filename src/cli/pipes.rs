@@ -17,10 +17,12 @@ use tickbot::game::pipes::{self, PipesGame, Puzzle};
 use tickbot::plan::{PlanError, Planner};
 use tickbot::progress::Progress;
 
-use super::common::{PlayArgs, RunOptions, parse_size};
+use tickbot::session::{EntryPlayer, GameEntry};
+
+use super::common::{Levels, PlayArgs, parse_size};
 use crate::runner::{
     Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
-    progress_bar, run_many,
+    progress_bar,
 };
 
 /// The bundled default puzzle, so `tickbot run pipes` works from any directory.
@@ -40,7 +42,7 @@ pub struct PlayPipes {
 }
 
 /// The puzzle and the planner.
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct PipesArgs {
     /// A puzzle file: `W H wrap|nowrap SX SY`, then H rows of W hex digits
     /// (Up=1 Right=2 Down=4 Left=8). Default: the bundled 10x10 puzzle.
@@ -200,10 +202,16 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
     play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states, write_up), &args.options)
 }
 
-pub fn run(options: &RunOptions, pipes_args: &PipesArgs) -> Result<Exit, Failure> {
-    let config = Arc::new(pipes_args.config().exit_code(Exit::BadInput)?);
-    let (kind, max_states, write_up) = (pipes_args.planner, pipes_args.max_states, pipes_args.write_up);
-    run_many::<PipesGame, _>(options, config, move || kind.planner(max_states, write_up))
+/// `run pipes` and a session's Pipes entries: each puzzle is a level (none:
+/// the one these flags name), played by the planner these flags choose.
+pub fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+    let levels = levels.read(|map| {
+        let mut args = args.clone();
+        args.map = map.map(Path::to_path_buf).or(args.map);
+        args.config()
+    })?;
+    let (kind, max_states, write_up) = (args.planner, args.max_states, args.write_up);
+    Ok(GameEntry::<PipesGame, _>::player(levels, move |_: &pipes::Config| kind.planner(max_states, write_up)))
 }
 
 fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {

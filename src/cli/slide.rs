@@ -2,7 +2,7 @@
 //! the pattern-database cache, and what `play slide`, `bench slide` and
 //! `run slide` do with them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,10 +21,10 @@ use tickbot::plan::PlanError;
 use tickbot::progress::Progress;
 use tickbot::rng::derive_seed;
 
-use super::common::{PlayArgs, RunOptions};
-use crate::runner::{
-    Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar, run_many,
-};
+use tickbot::session::{EntryPlayer, GameEntry};
+
+use super::common::{Levels, PlayArgs};
+use crate::runner::{Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar};
 
 const MOVES_HELP: &str = "\
 Actions name the direction the BLANK moves: `up` swaps the blank with the tile above it.";
@@ -69,7 +69,7 @@ pub struct BenchSlide {
 
 /// The puzzle and the planner. Without --tiles or --instances: a random
 /// solvable start of --size (default 3) drawn from the game's seed.
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct SlideArgs {
     /// One start, row-major, 0 (or _) = blank, numbers separated by spaces or
     /// commas, e.g. "7 3 0 8 1 4 6 2 5" or 7,3,0,8,1,4,6,2,5. Its count gives the size.
@@ -112,7 +112,7 @@ pub struct SlideArgs {
 /// The ga planner's parameters. The first five are the write-up's names; the
 /// write-up gives no value for any of them, nor has generations per round or a
 /// number of rounds: every default here is ours.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 #[command(next_help_heading = "ga planner (every default is ours: the write-up publishes no values)")]
 pub struct GaArgs {
     /// The write-up's version exactly: one child per crossing, cut drawn from 1 to
@@ -472,11 +472,27 @@ fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> Result<Vec<SlideCase
     Ok(cases)
 }
 
-pub fn run(options: &RunOptions, slide_args: &SlideArgs) -> Result<Exit, Failure> {
-    let cases = slide_args.cases().exit_code(Exit::BadInput)?;
-    let Some(case) = cases.into_iter().next() else {
-        return Err(Failure::bad_input(anyhow!("run slide: the instance file holds no instances")));
+/// `run slide` and a session's Slide entries: every instance of each
+/// instance file is a level (none: the start these flags name), played by
+/// the planner these flags choose; `seed` seeds the ga planner.
+pub fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<dyn EntryPlayer>, Failure> {
+    let mut cases = Vec::new();
+    for (name, file) in levels.files() {
+        let mut args = args.clone();
+        args.instances = file.map(Path::to_path_buf).or(args.instances);
+        let many = args.instances.is_some();
+        for case in args.cases().exit_code(Exit::BadInput)? {
+            let name = if many { format!("{name}#{}", case.id) } else { name.clone() };
+            cases.push((name, Arc::new(case.config)));
+        }
+    }
+    let cases = levels.pick(cases).exit_code(Exit::BadInput)?;
+    let Some(side) = cases.first().map(|(_, config)| config.side()) else {
+        return Err(Failure::bad_input(anyhow!("the instance file holds no instances")));
     };
-    let choice = slide_args.planner(case.config.side(), options.seed)?;
-    run_many::<SlideGame, _>(options, Arc::new(case.config), move || choice.planner())
+    if cases.iter().any(|(_, config)| config.side() != side) {
+        return Err(Failure::bad_input(anyhow!("the instances of one entry must all have the same board size")));
+    }
+    let choice = args.planner(side, seed)?;
+    Ok(GameEntry::<SlideGame, _>::player(cases, move |_: &Config| choice.planner()))
 }

@@ -16,10 +16,11 @@ use tickbot::map::MapError;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 
-use super::common::{PlayArgs, RunOptions, parse_size};
+use tickbot::session::{EntryPlayer, GameEntry};
+
+use super::common::{Levels, PlayArgs, parse_size};
 use crate::runner::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
-    run_many,
 };
 
 /// The bundled default Snake board, so `tickbot run` works from any directory.
@@ -55,7 +56,7 @@ pub struct BenchSnake {
 
 /// The Snake board and rules. Without --map, --size or --preset: the bundled
 /// board of the original write-up (18x8 playable cells inside walls).
-#[derive(Debug, Args, Default)]
+#[derive(Clone, Debug, Args, Default)]
 pub struct SnakeArgs {
     /// A map file: 'X' wall, '.' free, optional `start COL ROW DIR LENGTH` line.
     #[arg(long, value_name = "FILE", group = "board")]
@@ -196,10 +197,17 @@ pub fn play(args: PlaySnake) -> Result<Exit, Failure> {
     play_one::<SnakeGame, _>(level, move || args.snake.planner(&planner_level), &args.options)
 }
 
-pub fn run(options: &RunOptions, snake_args: &SnakeArgs) -> Result<Exit, Failure> {
-    let level = Arc::new(snake_args.config().exit_code(Exit::BadInput)?);
-    let planner_level = Arc::clone(&level);
-    run_many::<SnakeGame, _>(options, level, move || snake_args.planner(&planner_level))
+/// `run snake` and a session's Snake entries: each map is a level (none:
+/// the board these flags name), played by the planner these flags choose.
+pub fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+    let levels = levels.read(|map| {
+        let mut args = args.clone();
+        if let Some(map) = map {
+            (args.map, args.size, args.preset) = (Some(map.to_path_buf()), None, None);
+        }
+        args.config()
+    })?;
+    Ok(GameEntry::<SnakeGame, _>::player(levels, move |level: &snake::Config| args.planner(level)))
 }
 
 pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {

@@ -151,9 +151,12 @@ pub struct Outcome {
     pub reason: String,
 }
 
-/// The four ways a game can end. `Aborted` is never produced by a game's own
-/// rules: the session uses it when it stops a game early (Ctrl-C, a planner
-/// over its time budget). Part of the replay format, by variant index.
+/// The ways a game can end. Only the first three come from a game's own
+/// rules: the session ends a game early as `Aborted` (Ctrl-C while playing
+/// one game, a planner that gives up) or with a planner fault: `Panic`,
+/// `Timeout` (over its per-move budget) or `Illegal` (it proposed an
+/// action the rules refuse). Part of the replay format, by variant index:
+/// new kinds go at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutcomeKind {
@@ -161,6 +164,9 @@ pub enum OutcomeKind {
     Lost,
     Stalled,
     Aborted,
+    Panic,
+    Timeout,
+    Illegal,
 }
 
 impl Outcome {
@@ -170,12 +176,20 @@ impl Outcome {
 }
 
 impl OutcomeKind {
+    /// Whether the session, not the game's rules, ended the game.
+    pub fn ended_early(self) -> bool {
+        matches!(self, OutcomeKind::Aborted | OutcomeKind::Panic | OutcomeKind::Timeout | OutcomeKind::Illegal)
+    }
+
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             OutcomeKind::Won => "won",
             OutcomeKind::Lost => "lost",
             OutcomeKind::Stalled => "stalled",
             OutcomeKind::Aborted => "aborted",
+            OutcomeKind::Panic => "panic",
+            OutcomeKind::Timeout => "timeout",
+            OutcomeKind::Illegal => "illegal",
         }
     }
 }

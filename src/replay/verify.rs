@@ -115,7 +115,7 @@ impl GameVisitor for Verifier<'_> {
             return mismatch("the footer's final hash differs".into());
         }
         let consistent = match &status {
-            Status::Running => footer.outcome.kind == OutcomeKind::Aborted,
+            Status::Running => footer.outcome.kind.ended_early(),
             Status::Over(outcome) => *outcome == footer.outcome,
         };
         if !consistent {

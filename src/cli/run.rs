@@ -1,0 +1,525 @@
+//! `tickbot run`: a session from a session file (`--config`), from the
+//! flags of `run GAME ...` (a session of one entry), from a session
+//! directory's manifest (`--resume`), or the bundled default session; its
+//! entries built by each game's `entry` function from the same flags
+//! `run GAME` takes; its directory opened (lock, manifest, results); then
+//! played and summed up in a per-entry table.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, anyhow};
+use clap::Parser;
+
+use tickbot::session::spec::{EntrySpec, ParamValue, SessionSpec};
+use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
+use tickbot::session::{
+    Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport, Totals,
+};
+
+use super::common::{Levels, RunOptions};
+use super::{RunArgs, RunGame};
+use crate::runner::{Exit, ExitOnError, Failure, collect_files, default_parallelism, run_session};
+
+/// The bundled default session: every game and planner on bundled levels.
+pub const DEFAULT_SESSION: &str = include_str!("../../sessions/default.toml");
+const DEFAULT_SESSION_NAME: &str = "sessions/default.toml (bundled)";
+
+/// Games of a `run GAME` session without `--games`.
+const DEFAULT_GAME_COUNT: u64 = 20;
+
+/// The flags of one entry, parsed exactly as `tickbot run GAME FLAGS...`.
+#[derive(Debug, Parser)]
+#[command(name = "entry", no_binary_name = true)]
+struct EntryFlags {
+    #[command(subcommand)]
+    game: RunGame,
+}
+
+/// The run-wide flags that take a value: what follows `run GAME` may hold
+/// them, and they are not the game's.
+const RUN_FLAGS_WITH_VALUES: [&str; 12] = [
+    "--games",
+    "--duration",
+    "--seed",
+    "--jobs",
+    "--out",
+    "--move-budget-ms",
+    "--replays",
+    "--disk-budget",
+    "--config",
+    "--resume",
+    "--log-level",
+    "--log-dir",
+];
+
+/// Where a session file came from, for messages.
+struct Source {
+    name: String,
+    text: String,
+}
+
+pub fn execute(args: RunArgs) -> Result<Exit, Failure> {
+    let RunArgs { config, resume, options, game } = args;
+    if config.is_some() && game.is_some() {
+        return Err(Failure::bad_input(anyhow!("give a session file (--config) or a game (`run GAME ...`), not both")));
+    }
+    match resume {
+        Some(dir) => {
+            if game.is_some() {
+                return Err(Failure::bad_input(anyhow!(
+                    "--resume takes the session from {}: give no game",
+                    dir.join(MANIFEST_FILE).display()
+                )));
+            }
+            resume_session(&dir, config.as_deref(), &options)
+        }
+        None => {
+            let (spec, source) = match (&config, &game) {
+                (Some(path), _) => read_session_file(path)?,
+                (None, Some(game)) => (one_game_session(game, &options)?, None),
+                (None, None) => {
+                    let source = Source { name: DEFAULT_SESSION_NAME.into(), text: DEFAULT_SESSION.into() };
+                    let spec = parse(&source)?;
+                    (spec, Some(source))
+                }
+            };
+            new_session(spec, source.as_ref(), &options)
+        }
+    }
+}
+
+fn parse(source: &Source) -> Result<SessionSpec, Failure> {
+    SessionSpec::parse(&source.text).map_err(|error| {
+        Failure::bad_input(anyhow!("{}:{}:{}: {}", source.name, error.line, error.column, error.message))
+    })
+}
+
+/// Reads a session file; its levels are taken relative to its folder.
+fn read_session_file(path: &Path) -> Result<(SessionSpec, Option<Source>), Failure> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the session file {}", path.display()))
+        .exit_code(Exit::BadInput)?;
+    let source = Source { name: path.display().to_string(), text };
+    let mut spec = parse(&source)?;
+    let base = path.parent().unwrap_or(Path::new(""));
+    for entry in &mut spec.entries {
+        for level in &mut entry.level {
+            let joined = base.join(&*level);
+            *level = std::path::absolute(&joined).unwrap_or(joined).display().to_string();
+        }
+    }
+    Ok((spec, Some(source)))
+}
+
+/// `run GAME FLAGS...` as a session of one entry.
+fn one_game_session(game: &RunGame, options: &RunOptions) -> Result<SessionSpec, Failure> {
+    let name = match game {
+        RunGame::Snake(_) => "snake",
+        RunGame::Flag(_) => "flag",
+        RunGame::Slide(_) => "slide",
+        RunGame::Pipes(_) => "pipes",
+        RunGame::Locm(_) => "locm",
+    };
+    let entry = EntrySpec {
+        name: Some(name.into()),
+        game: name.into(),
+        level: Vec::new(),
+        pick: None,
+        planner: None,
+        games: Some(options.games.unwrap_or(DEFAULT_GAME_COUNT)),
+        weight: None,
+        params: Default::default(),
+        args: game_flags(name),
+    };
+    let mut spec = SessionSpec::of(vec![entry]);
+    spec.complete("").map_err(|error| Failure::bad_input(anyhow!("{}", error.message)))?;
+    Ok(spec)
+}
+
+/// The flags after `run GAME` on this process's command line, less the
+/// run-wide ones (which clap lets stand after the game too).
+fn game_flags(game: &str) -> Vec<String> {
+    let args: Vec<String> = std::env::args_os().skip(1).map(|arg| arg.to_string_lossy().into_owned()).collect();
+    let mut flags = Vec::new();
+    let (mut seen_run, mut seen_game, mut skip_value) = (false, false, false);
+    for arg in args {
+        if skip_value {
+            skip_value = false;
+            continue;
+        }
+        if RUN_FLAGS_WITH_VALUES.contains(&arg.as_str()) {
+            skip_value = true;
+            continue;
+        }
+        let flag_name = arg.split_once('=').map_or(arg.as_str(), |(name, _)| name);
+        if RUN_FLAGS_WITH_VALUES.contains(&flag_name) || arg == "--overwrite" {
+            continue;
+        }
+        if seen_game {
+            flags.push(arg);
+        } else if seen_run {
+            seen_game = arg == game;
+        } else {
+            seen_run = arg == "run";
+        }
+    }
+    flags
+}
+
+/// Applies the command line's settings over the file's.
+fn apply_options(spec: &mut SessionSpec, options: &RunOptions) {
+    if let Some(seed) = options.seed {
+        spec.seed = seed;
+    }
+    if let Some(games) = options.games {
+        spec.games = Some(games);
+    }
+    if let Some(jobs) = options.jobs {
+        spec.jobs = Some(usize::from(jobs));
+    }
+    if let Some(out) = &options.out {
+        spec.out = out.clone();
+    }
+    if let Some(budget) = options.move_budget_ms {
+        spec.move_budget_ms = budget;
+    }
+    if let Some(policy) = options.replays {
+        spec.replays = policy;
+    }
+    if let Some(size) = options.disk_budget {
+        spec.disk_budget = Some(size);
+    }
+    if let Some(duration) = options.duration {
+        spec.duration = Some(duration);
+    }
+}
+
+fn new_session(mut spec: SessionSpec, source: Option<&Source>, options: &RunOptions) -> Result<Exit, Failure> {
+    apply_options(&mut spec, options);
+    // Every entry is built (and checked) before anything is written.
+    let entries = build_entries(&spec, source)?;
+    let dir = lock(&spec.out)?;
+    let used = [RESULTS_FILE, MANIFEST_FILE].iter().any(|name| dir.path().join(name).exists())
+        || std::fs::read_dir(dir.replay_dir()).is_ok_and(|mut entries| entries.next().is_some());
+    if used && !options.overwrite {
+        return Err(Failure::bad_input(anyhow!(
+            "{} already holds a session; continue it with `tickbot run --resume {}`, choose another --out, or pass \
+             --overwrite to delete its results.jsonl, manifest.json and replays/ and start over",
+            spec.out.display(),
+            spec.out.display()
+        )));
+    }
+    if used {
+        remove_session_files(&dir)?;
+    }
+    let started_unix_s = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs());
+    let manifest = Manifest {
+        tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
+        started_unix_s,
+        master_seed: spec.seed,
+        config: serde_json::to_value(&spec).exit_code(Exit::Runtime)?,
+    };
+    dir.write_manifest(&manifest).exit_code(Exit::Runtime)?;
+    play(&spec, entries, &dir)
+}
+
+fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> Result<Exit, Failure> {
+    let refused = [
+        ("--games", options.games.is_some()),
+        ("--seed", options.seed.is_some()),
+        ("--replays", options.replays.is_some()),
+        ("--disk-budget", options.disk_budget.is_some()),
+        ("--overwrite", options.overwrite),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+        return Err(Failure::bad_input(anyhow!(
+            "{flag} with --resume: a resumed session keeps the settings it was started with (only --jobs, \
+             --duration and --move-budget-ms may change)"
+        )));
+    }
+    if !path.join(MANIFEST_FILE).is_file() {
+        return Err(Failure::bad_input(anyhow!(
+            "{} has no {MANIFEST_FILE}: it is not a session directory (start one with `tickbot run --out {}`)",
+            path.display(),
+            path.display()
+        )));
+    }
+    let dir = lock(path)?;
+    let manifest = dir.read_manifest().exit_code(Exit::BadInput)?.expect("the manifest was just seen");
+    let version = env!("CARGO_PKG_VERSION");
+    if manifest.tickbot_version != version {
+        return Err(Failure::bad_input(anyhow!(
+            "{} was started by tickbot {}, and this is tickbot {version}: its games would not replay the same. \
+             Resume it with tickbot {}, or start a new session",
+            path.display(),
+            manifest.tickbot_version,
+            manifest.tickbot_version
+        )));
+    }
+    let mut spec: SessionSpec = serde_json::from_value(manifest.config.clone())
+        .map_err(|error| anyhow!("{}: the session's config: {error}", dir.manifest_path().display()))
+        .exit_code(Exit::BadInput)?;
+    spec.complete("").map_err(|error| Failure::bad_input(anyhow!("{}", error.message)))?;
+    if let Some(config) = config {
+        let (given, _) = read_session_file(config)?;
+        let (ours, theirs) = (spec.results_key(), given.results_key());
+        if ours != theirs {
+            let differing: Vec<String> = ours
+                .as_object()
+                .into_iter()
+                .flatten()
+                .filter(|(key, value)| theirs.get(key.as_str()) != Some(value))
+                .map(|(key, _)| key.clone())
+                .collect();
+            return Err(Failure::bad_input(anyhow!(
+                "{} does not match the session in {} (its {MANIFEST_FILE} differs in: {}); resume without \
+                 --config to continue the session as it was started",
+                config.display(),
+                path.display(),
+                differing.join(", ")
+            )));
+        }
+    }
+    spec.out = path.to_path_buf();
+    if let Some(jobs) = options.jobs {
+        spec.jobs = Some(usize::from(jobs));
+    }
+    spec.duration = options.duration.or(spec.duration);
+    spec.move_budget_ms = options.move_budget_ms.unwrap_or(spec.move_budget_ms);
+    let entries = build_entries(&spec, None)?;
+    play(&spec, entries, &dir)
+}
+
+fn lock(out: &Path) -> Result<SessionDir, Failure> {
+    let dir = SessionDir::lock(out).map_err(|error| {
+        let code =
+            if matches!(error, tickbot::session::SessionError::InUse { .. }) { Exit::BadInput } else { Exit::Runtime };
+        Failure { code, error: error.into() }
+    })?;
+    if let Some(pid) = dir.stale_owner {
+        tracing::info!(pid, "a stale lock from a session that is no longer running was taken over");
+    }
+    Ok(dir)
+}
+
+fn remove_session_files(dir: &SessionDir) -> Result<(), Failure> {
+    for name in [RESULTS_FILE, MANIFEST_FILE, REPLAY_DIR] {
+        let path = dir.path().join(name);
+        let removed = if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) };
+        match removed {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Failure {
+                    code: Exit::Runtime,
+                    error: anyhow::Error::from(error).context(format!("cannot delete {}", path.display())),
+                });
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn build_entries(spec: &SessionSpec, source: Option<&Source>) -> Result<Vec<Entry>, Failure> {
+    (0..spec.entries.len()).map(|number| build_entry(spec, number, source)).collect()
+}
+
+/// One entry: its flags parsed as `run GAME` parses them, its levels read,
+/// its planner chosen. Mistakes name the entry and where it starts.
+fn build_entry(spec: &SessionSpec, number: usize, source: Option<&Source>) -> Result<Entry, Failure> {
+    let entry = &spec.entries[number];
+    let name = spec.entry_name(number).to_string();
+    let place = match source {
+        Some(source) => {
+            let (line, column) = spec.entry_position(&source.text, number);
+            format!("{}:{line}:{column}: entry {name:?}", source.name)
+        }
+        None => format!("entry {name:?}"),
+    };
+    let bad = |error: anyhow::Error| Failure::bad_input(anyhow!("{place}: {error:#}"));
+    let mut argv = vec![entry.game.clone()];
+    if let Some(planner) = &entry.planner {
+        argv.push(if entry.game == "locm" { "--draft" } else { "--planner" }.to_string());
+        argv.push(planner.clone());
+    }
+    for (key, value) in &entry.params {
+        if ["games", "seed", "jobs", "out", "level", "planner", "weight", "replays", "duration"].contains(&key.as_str())
+        {
+            return Err(bad(anyhow!("params.{key}: this is set by the entry or the session, not as a game flag")));
+        }
+        let flag = format!("--{key}");
+        match value {
+            ParamValue::Switch(true) => argv.push(flag),
+            ParamValue::Switch(false) => {}
+            ParamValue::Integer(number) => argv.extend([flag, number.to_string()]),
+            ParamValue::Number(number) => argv.extend([flag, number.to_string()]),
+            ParamValue::Text(text) => argv.extend([flag, text.clone()]),
+        }
+    }
+    argv.extend(entry.args.iter().cloned());
+    let flags = EntryFlags::try_parse_from(&argv).map_err(|error| {
+        let text = error.to_string();
+        let first = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
+        bad(anyhow!("{first} (flags: {})", argv.join(" ")))
+    })?;
+    let levels = levels(entry, &argv).map_err(bad)?;
+    let player: std::sync::Arc<dyn EntryPlayer> = match flags.game {
+        RunGame::Snake(args) => super::snake::entry(args, &levels).map_err(bad)?,
+        RunGame::Flag(args) => super::flag::entry(args, &levels).map_err(|failure| with_place(&place, failure))?,
+        RunGame::Slide(args) => {
+            super::slide::entry(args, &levels, spec.seed).map_err(|failure| with_place(&place, failure))?
+        }
+        RunGame::Pipes(args) => super::pipes::entry(args, &levels).map_err(bad)?,
+        RunGame::Locm(args) => super::locm::entry(args, &levels).map_err(bad)?,
+    };
+    Ok(Entry { name, weight: entry.weight.unwrap_or(1), games: entry.games, player })
+}
+
+fn with_place(place: &str, failure: Failure) -> Failure {
+    Failure { code: failure.code, error: anyhow!("{place}: {:#}", failure.error) }
+}
+
+/// The entry's level: a file, a folder of `*.txt` files in name order, or
+/// none (the game's flags name it).
+fn levels(entry: &EntrySpec, argv: &[String]) -> anyhow::Result<Levels> {
+    let default_name = if argv.len() > 1 { argv[1..].join(" ") } else { "default".to_string() };
+    let mut files = Vec::new();
+    for level in &entry.level {
+        let path = PathBuf::from(level);
+        if !path.exists() {
+            return Err(anyhow!(
+                "level = {level:?}: no such file or folder (a session file's levels are relative to its folder; \
+                 the bundled default session's to the current one: run it from the repository)"
+            ));
+        }
+        let before = files.len();
+        collect_files(&path, "txt", &mut files)?;
+        if files.len() == before {
+            return Err(anyhow!("level = {level:?}: the folder holds no *.txt file"));
+        }
+    }
+    Ok(Levels { files, default_name, pick: entry.pick.clone() })
+}
+
+fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir) -> Result<Exit, Failure> {
+    let replays = dir.replay_dir();
+    if replays.exists() && !replays.is_dir() {
+        return Err(Failure {
+            code: Exit::Runtime,
+            error: anyhow!(
+                "cannot write replays: the replay directory {} is a file; move it away or choose another --out",
+                replays.display()
+            ),
+        });
+    }
+    let removed = dir.remove_unfinished_replays().exit_code(Exit::Runtime)?;
+    let (results, recovered) = ResultsFile::open(&dir.results_path()).exit_code(Exit::Runtime)?;
+    let already: u64 = recovered.totals.values().map(|totals| totals.games).sum();
+    let jobs = spec.jobs.unwrap_or_else(default_parallelism);
+    println!(
+        "tickbot run: {} entries, master seed {}, {jobs} games at once, results in {}",
+        entries.len(),
+        spec.seed,
+        dir.results_path().display()
+    );
+    if let [entry] = &entries[..] {
+        println!("  {} with {}; rules: {}", entry.player.game(), entry.player.planner(), entry.player.rules());
+    }
+    if already > 0 || recovered.torn_bytes > 0 || removed > 0 {
+        println!(
+            "  resuming: {already} games already recorded (a torn last line of {} bytes cut, {removed} unfinished \
+             replays deleted)",
+            recovered.torn_bytes
+        );
+    }
+    let config = SessionConfig {
+        entries,
+        master_seed: spec.seed,
+        max_games: spec.games,
+        duration: spec.duration,
+        jobs,
+        move_budget: std::time::Duration::from_millis(spec.move_budget_ms.max(1)),
+        replays: spec.replays,
+        disk_budget: spec.disk_budget.map(|size| size.0),
+        progress: SessionProgress::default(),
+    };
+    let report = run_session(config, Some((dir, results, recovered)))?;
+    print_table(&report);
+    println!("  results: {}  replays: {}/", dir.results_path().display(), dir.replay_dir().display());
+    if report.disk_budget_reached {
+        println!("  the disk budget was reached: later games kept no replay");
+    }
+    let resume = format!("tickbot run --resume {}", dir.path().display());
+    if let Some(error) = &report.stopped_by {
+        eprintln!(
+            "error: {error}; the session stopped ({} unfinished games are not recorded: `{resume}` plays them once \
+             the cause is fixed)",
+            report.unfinished
+        );
+        return Ok(Exit::Runtime);
+    }
+    if report.interrupted {
+        eprintln!("interrupted: {} unfinished games are not recorded; `{resume}` plays them", report.unfinished);
+        return Ok(Exit::Interrupted);
+    }
+    Ok(Exit::Success)
+}
+
+fn print_table(report: &SessionReport) {
+    let width = report.entries.iter().map(|entry| entry.name.len()).max().unwrap_or(5).max(5);
+    println!(
+        "  {:width$}  {:6} {:14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>6} {:>10} {:>10} {:>10}",
+        "entry",
+        "game",
+        "planner",
+        "games",
+        "won",
+        "lost",
+        "stalled",
+        "aborted",
+        "faults",
+        "mean score",
+        "mean ticks",
+        "planner s"
+    );
+    let row = |name: &str, game: &str, planner: &str, totals: &Totals| {
+        println!(
+            "  {name:width$}  {game:6} {planner:14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>6} {:>10.2} {:>10.1} {:>10.2}",
+            totals.games,
+            totals.won,
+            totals.lost,
+            totals.stalled,
+            totals.aborted,
+            totals.faults(),
+            totals.mean_score(),
+            totals.mean_ticks(),
+            totals.planner_us as f64 / 1e6
+        );
+    };
+    for entry in &report.entries {
+        row(&entry.name, entry.game, entry.planner, &entry.totals);
+    }
+    row("all", "", "", &report.overall);
+    let interrupted = if report.interrupted { "  (interrupted)" } else { "" };
+    let all = &report.overall;
+    println!(
+        "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {} (panic {}, timeout {}, illegal \
+         {}){interrupted}",
+        all.games,
+        all.won,
+        all.lost,
+        all.stalled,
+        all.aborted,
+        all.faults(),
+        all.panic,
+        all.timeout,
+        all.illegal
+    );
+    println!(
+        "  this run: {} games in {:.2} s, mean score {:.2}, best {}",
+        report.played_now,
+        report.elapsed_us as f64 / 1e6,
+        all.mean_score(),
+        all.best_score
+    );
+}
