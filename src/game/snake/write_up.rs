@@ -352,20 +352,20 @@ mod tests {
     fn reproduces_the_transcription_figures_on_1000_chuyangliu_games() {
         let config = Config::try_from(SnakeSetup::chuyangliu()).unwrap();
         let (mut won, mut lost, mut stalled, mut length, mut steps, mut virtual_failures) = (0, 0, 0, 0, 0, 0);
-        let mut planner = WriteUp::new(&config);
         for index in 0..1000 {
+            // One planner value plays one game.
+            let mut planner = WriteUp::new(&config);
             let mut game = SnakeGame::new(&config, derive_seed(0, index));
             let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {}).unwrap();
             match outcome.kind {
                 OutcomeKind::Won => won += 1,
                 OutcomeKind::Lost => lost += 1,
                 OutcomeKind::Stalled => stalled += 1,
-                OutcomeKind::Aborted => panic!("game {index} aborted"),
+                other => panic!("game {index} ended {other:?}"),
             }
             length += game.len();
             steps += u64::from(game.tick());
             virtual_failures += planner.virtual_failures;
-            planner.virtual_failures = 0;
         }
         assert_eq!((won, lost, stalled), (337, 333, 330));
         assert_eq!((length, steps), (60_666, 2_120_676));
