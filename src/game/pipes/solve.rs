@@ -72,12 +72,15 @@
 //!
 //! The solver never sees a reference solution: only the tiles as dealt.
 
-use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, rotate_by};
+use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, opposite, rotate_by};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 
-const UNKNOWN: u8 = 0;
-const OPEN: u8 = 1;
-const CLOSED: u8 = 2;
+/// The state an edge is set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EdgeState {
+    Open,
+    Closed,
+}
 const NO_TILE: u32 = u32::MAX;
 
 /// How often (in branches) the search polls its time budget.
@@ -131,13 +134,77 @@ const DOMAINS: [u8; 16] = {
     table
 };
 
+/// `FITTING[mask][open | closed << 4]`: the quarter turns of `mask` (as a
+/// bit set) that open every edge in `open` and none in `closed`. A tile's
+/// revision is a look-up here instead of a test of each turn.
+const FITTING: [[u8; 256]; 16] = {
+    let mut table = [[0u8; 256]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut known = 0;
+        while known < 256 {
+            let (open, closed) = ((known & 0xF) as u8, (known >> 4) as u8);
+            let mut turns = 0;
+            while turns < 4 {
+                let turned = ROTATIONS[mask][turns];
+                if turned & open == open && turned & closed == 0 {
+                    table[mask][known] |= 1 << turns;
+                }
+                turns += 1;
+            }
+            known += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// `AGREED[mask][turns]`, for a set of quarter turns of `mask`: the pipes
+/// every one of them opens, and the pipes any of them opens.
+const AGREED: [[(u8, u8); 16]; 16] = {
+    let mut table = [[(0u8, 0u8); 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut set = 0;
+        while set < 16 {
+            let (mut all, mut any) = (0xFu8, 0u8);
+            let mut turns = 0;
+            while turns < 4 {
+                if set & (1 << turns) != 0 {
+                    all &= ROTATIONS[mask][turns];
+                    any |= ROTATIONS[mask][turns];
+                }
+                turns += 1;
+            }
+            table[mask][set] = (all, any);
+            set += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 /// One reversible change, recorded so that backtracking can undo it.
 #[derive(Clone, Copy, Debug)]
 enum Undo {
-    Domain { tile: u32, old: u8 },
-    Edge { edge: u32 },
-    Union { small: u32, big: u32 },
-    Free { root: u32, old_free: u32, old_open_ends: u32 },
+    Domain {
+        tile: u32,
+        old: u8,
+    },
+    /// The edge on the right (`dir` 1) or bottom (`dir` 2) of `tile`.
+    Edge {
+        tile: u32,
+        dir: u8,
+    },
+    Union {
+        small: u32,
+        big: u32,
+    },
+    Free {
+        root: u32,
+        old_free: u32,
+        old_open_ends: u32,
+    },
 }
 
 /// A branch point: the trail length and scan cursor before it, the tile,
@@ -175,30 +242,27 @@ pub struct Solver {
     /// The tiles as dealt: orientations are turns of these.
     base: Vec<u8>,
     n_with_pipes: u32,
+    /// `neighbours[tile][dir]`, `NO_TILE` past the border of a flat board.
     neighbours: Vec<[u32; 4]>,
-    /// `edge_of[tile][dir]`: edge `2t` is tile t's right edge, `2t + 1` its
-    /// bottom edge; a tile's left and top edges are its neighbours' (on a
-    /// non-wrapping board, the border edge of the far side of the row or
-    /// column, which is closed either way).
-    edge_of: Vec<[u32; 4]>,
-    /// The two tiles of each edge; the second is `NO_TILE` on a border.
-    edge_ends: Vec<[u32; 2]>,
     domain: Vec<u8>,
-    edge_state: Vec<u8>,
+    /// The directions of each tile's open edges, as a mask. An edge is one
+    /// variable seen from both its tiles: setting or clearing it changes
+    /// both masks, so a tile reads its edges in one load.
+    open_edges: Vec<u8>,
+    /// The directions of each tile's closed edges (border edges of a flat
+    /// board are closed from the start).
+    closed_edges: Vec<u8>,
     parent: Vec<u32>,
     size: Vec<u32>,
     /// Per component root: unknown edges with an end in the component,
     /// counted once per end.
     free: Vec<u32>,
-    /// Per component root: the XOR of the ids of those unknown edges (once
     /// Per component root: the XOR of `tile + 1` over its tiles that still
     /// have pipe ends to join, so that with one end left this names the
     /// tile that has it.
     open_ends: Vec<u32>,
     /// Per component root: the pipes of its tiles, summed.
     degree_sum: Vec<u32>,
-    /// Open edges at each tile.
-    open_count: Vec<u8>,
     /// Whether changes go to the trail: not during the propagation at the
     /// root, which is never undone.
     recording: bool,
@@ -227,36 +291,24 @@ impl Solver {
     /// A solver for boards of shape `grid`.
     pub fn new(grid: Grid) -> Solver {
         let n = grid.n_tiles();
-        let width = usize::from(grid.width);
-        let height = usize::from(grid.height);
         let mut neighbours = Vec::with_capacity(n);
-        let mut edge_of = Vec::with_capacity(n);
-        let mut edge_ends = Vec::with_capacity(2 * n);
         for tile in 0..n {
-            let (col, row) = (tile % width, tile / width);
             let neighbour = |dir| grid.neighbour(tile, dir).map_or(NO_TILE, |other| other as u32);
             neighbours.push([neighbour(0), neighbour(1), neighbour(2), neighbour(3)]);
-            let left = row * width + (col + width - 1) % width;
-            let up = ((row + height - 1) % height) * width + col;
-            edge_of.push([2 * up as u32 + 1, 2 * tile as u32, 2 * tile as u32 + 1, 2 * left as u32]);
-            edge_ends.push([tile as u32, neighbour(1)]);
-            edge_ends.push([tile as u32, neighbour(2)]);
         }
         Solver {
             grid,
             base: vec![0; n],
             n_with_pipes: 0,
             neighbours,
-            edge_of,
-            edge_ends,
             domain: vec![0; n],
-            edge_state: vec![UNKNOWN; 2 * n],
+            open_edges: vec![0; n],
+            closed_edges: vec![0; n],
             parent: vec![0; n],
             size: vec![0; n],
             free: vec![0; n],
             open_ends: vec![0; n],
             degree_sum: vec![0; n],
-            open_count: vec![0; n],
             recording: false,
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
@@ -406,18 +458,17 @@ impl Solver {
         let n = tiles.len();
         self.base.copy_from_slice(tiles);
         self.n_with_pipes = tiles.iter().filter(|&&mask| mask != 0).count() as u32;
-        for (edge, ends) in self.edge_ends.iter().enumerate() {
-            self.edge_state[edge] = if ends[1] == NO_TILE { CLOSED } else { UNKNOWN };
-        }
         for tile in 0..n {
             self.domain[tile] = DOMAINS[usize::from(tiles[tile] & 0xF)];
             self.parent[tile] = tile as u32;
             self.size[tile] = 1;
             self.next[tile] = tile as u32;
-            let unknown_edges = self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN);
-            self.free[tile] = unknown_edges.clone().count() as u32;
+            let border =
+                (0..4).filter(|&dir| self.neighbours[tile][dir] == NO_TILE).fold(0, |mask, dir| mask | DIR_BITS[dir]);
+            self.open_edges[tile] = 0;
+            self.closed_edges[tile] = border;
+            self.free[tile] = 4 - border.count_ones();
             self.degree_sum[tile] = tiles[tile].count_ones();
-            self.open_count[tile] = 0;
             self.open_ends[tile] = if tiles[tile] != 0 { tile as u32 + 1 } else { 0 };
             self.queued[tile] = true;
         }
@@ -487,20 +538,17 @@ impl Solver {
     /// more open edges than pipes.
     fn unjoined(&self, tile: u32) -> Option<u32> {
         let t = tile as usize;
-        self.base[t].count_ones().checked_sub(u32::from(self.open_count[t]))
+        self.base[t].count_ones().checked_sub(self.open_edges[t].count_ones())
     }
 
     /// The directions of `tile`'s open and of its closed edges, as masks.
     fn known_edges(&self, tile: usize) -> (u8, u8) {
-        let (mut open, mut closed) = (0u8, 0u8);
-        for (dir, &edge) in self.edge_of[tile].iter().enumerate() {
-            match self.edge_state[edge as usize] {
-                OPEN => open |= DIR_BITS[dir],
-                CLOSED => closed |= DIR_BITS[dir],
-                _ => {}
-            }
-        }
-        (open, closed)
+        (self.open_edges[tile], self.closed_edges[tile])
+    }
+
+    /// Whether the edge of `tile` in `dir` is still unknown.
+    fn is_unknown(&self, tile: usize, dir: usize) -> bool {
+        (self.open_edges[tile] | self.closed_edges[tile]) & DIR_BITS[dir] == 0
     }
 
     /// Closes the unknown edges of `tile` that would join two components
@@ -513,8 +561,7 @@ impl Solver {
         }
         let mut closed_any = false;
         for dir in 0..4 {
-            let edge = self.edge_of[tile as usize][dir];
-            if self.edge_state[edge as usize] != UNKNOWN {
+            if !self.is_unknown(tile as usize, dir) {
                 continue;
             }
             let other = self.find(self.neighbours[tile as usize][dir]);
@@ -522,7 +569,7 @@ impl Solver {
                 && self.ends_left(other) == 1
                 && self.size[root as usize] + self.size[other as usize] < self.n_with_pipes
             {
-                if !self.set_edge(edge, CLOSED) {
+                if !self.set_edge(tile, dir, EdgeState::Closed) {
                     return None;
                 }
                 closed_any = true;
@@ -536,7 +583,6 @@ impl Solver {
     fn revise(&mut self, tile: u32) -> bool {
         self.revisions += 1;
         let t = tile as usize;
-        let edges = self.edge_of[t];
         let (mut open, mut closed) = self.known_edges(t);
         if open | closed != 0xF {
             match self.close_dead_ends(tile) {
@@ -545,16 +591,10 @@ impl Solver {
                 Some(false) => {}
             }
         }
-        let rotations = ROTATIONS[usize::from(self.base[t])];
+        let base = usize::from(self.base[t]);
         let domain = self.domain[t];
-        let (mut kept, mut all, mut any) = (0u8, 0xFu8, 0u8);
-        for (turns, &mask) in rotations.iter().enumerate() {
-            if domain & (1 << turns) != 0 && mask & open == open && mask & closed == 0 {
-                kept |= 1 << turns;
-                all &= mask;
-                any |= mask;
-            }
-        }
+        let kept = domain & FITTING[base][usize::from(open | closed << 4)];
+        let (all, any) = AGREED[base][usize::from(kept)];
         if kept == 0 {
             self.conflict = [tile, tile];
             return false;
@@ -569,15 +609,14 @@ impl Solver {
         self.queued[t] = true;
         let mut ok = true;
         for dir in 0..4 {
-            let edge = edges[dir];
-            if self.edge_state[edge as usize] != UNKNOWN {
+            if !self.is_unknown(t, dir) {
                 continue;
             }
             let bit = DIR_BITS[dir];
             ok = if all & bit != 0 {
-                self.set_edge(edge, OPEN)
+                self.set_edge(tile, dir, EdgeState::Open)
             } else if any & bit == 0 {
-                self.set_edge(edge, CLOSED)
+                self.set_edge(tile, dir, EdgeState::Closed)
             } else {
                 true
             };
@@ -589,15 +628,7 @@ impl Solver {
         if ok {
             let unknown = !(open | closed) & 0xF;
             let (expected_open, expected_closed) = (open | (all & unknown), closed | (!any & unknown));
-            let (mut open_now, mut closed_now) = (0u8, 0u8);
-            for dir in 0..4 {
-                match self.edge_state[edges[dir] as usize] {
-                    OPEN => open_now |= DIR_BITS[dir],
-                    CLOSED => closed_now |= DIR_BITS[dir],
-                    _ => {}
-                }
-            }
-            if (open_now, closed_now) != (expected_open, expected_closed) {
+            if self.known_edges(t) != (expected_open, expected_closed) {
                 self.enqueue(tile);
             }
         }
@@ -618,30 +649,30 @@ impl Solver {
         self.free[r] > 0 || self.size[r] >= self.n_with_pipes || (self.size[r] == 1 && self.base[r] == 0)
     }
 
-    /// Sets an edge, keeping the components and their free counts in step.
-    fn set_edge(&mut self, edge: u32, state: u8) -> bool {
-        let current = self.edge_state[edge as usize];
-        if current == state {
-            return true;
-        }
-        let [a, b] = self.edge_ends[edge as usize];
+    /// Sets the unknown edge of `tile` in `dir`, keeping the components and
+    /// their free counts in step.
+    fn set_edge(&mut self, tile: u32, dir: usize, state: EdgeState) -> bool {
+        debug_assert!(self.is_unknown(tile as usize, dir), "set_edge on a known edge");
+        // The edge is named from its left or upper tile `a`, which fixes the
+        // order in which its tiles are queued and weighed.
+        let other = self.neighbours[tile as usize][dir];
+        let (a, dir_a, b) = if dir == 1 || dir == 2 { (tile, dir, other) } else { (other, opposite(dir), tile) };
         self.conflict = [a, b];
-        if current != UNKNOWN {
-            return false;
-        }
-        self.edge_state[edge as usize] = state;
-        self.record(Undo::Edge { edge });
+        let edges = match state {
+            EdgeState::Open => &mut self.open_edges,
+            EdgeState::Closed => &mut self.closed_edges,
+        };
+        edges[a as usize] |= DIR_BITS[dir_a];
+        edges[b as usize] |= DIR_BITS[opposite(dir_a)];
+        self.record(Undo::Edge { tile: a, dir: dir_a as u8 });
         self.enqueue(a);
         self.enqueue(b);
         let (root_a, root_b) = (self.find(a), self.find(b));
-        if state == CLOSED {
+        if state == EdgeState::Closed {
             self.set_free(root_a, self.free[root_a as usize] - 1, self.open_ends[root_a as usize]);
             self.set_free(root_b, self.free[root_b as usize] - 1, self.open_ends[root_b as usize]);
-            self.conflict = [a, b];
             return self.pocket_ok(root_a) && self.pocket_ok(root_b);
         }
-        self.open_count[a as usize] += 1;
-        self.open_count[b as usize] += 1;
         if root_a == root_b {
             return false;
         }
@@ -675,10 +706,9 @@ impl Solver {
         loop {
             let m = member as usize;
             for dir in 0..4 {
-                let inner = self.edge_of[m][dir];
-                if self.edge_state[inner as usize] == UNKNOWN
+                if self.is_unknown(m, dir)
                     && self.find(self.neighbours[m][dir]) == big
-                    && !self.set_edge(inner, CLOSED)
+                    && !self.set_edge(member, dir, EdgeState::Closed)
                 {
                     return false;
                 }
@@ -707,13 +737,14 @@ impl Solver {
         while self.trail.len() > trail_len {
             match self.trail.pop().expect("longer than trail_len") {
                 Undo::Domain { tile, old } => self.domain[tile as usize] = old,
-                Undo::Edge { edge } => {
-                    if self.edge_state[edge as usize] == OPEN {
-                        let [a, b] = self.edge_ends[edge as usize];
-                        self.open_count[a as usize] -= 1;
-                        self.open_count[b as usize] -= 1;
-                    }
-                    self.edge_state[edge as usize] = UNKNOWN;
+                Undo::Edge { tile, dir } => {
+                    let dir = usize::from(dir);
+                    let b = self.neighbours[tile as usize][dir] as usize;
+                    let (bit_a, bit_b) = (DIR_BITS[dir], DIR_BITS[opposite(dir)]);
+                    self.open_edges[tile as usize] &= !bit_a;
+                    self.closed_edges[tile as usize] &= !bit_a;
+                    self.open_edges[b] &= !bit_b;
+                    self.closed_edges[b] &= !bit_b;
                 }
                 Undo::Union { small, big } => {
                     self.parent[small as usize] = small;
@@ -819,7 +850,7 @@ impl Planner<PipesGame> for Solve {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pipes::{find_flaw, opposite};
+    use crate::game::pipes::find_flaw;
 
     /// Whether tile `a` and its neighbour in `dir` have pipes to each other.
     fn joined(grid: Grid, tiles: &[u8], a: usize, dir: usize) -> bool {
