@@ -207,6 +207,22 @@ enum Undo {
     },
 }
 
+/// A tile's entry in the union-find. All but `parent` are meaningful at a
+/// component's root only, and describe the whole component. They sit
+/// together because the rules read them together.
+#[derive(Clone, Copy, Debug, Default)]
+struct UnionFindEntry {
+    parent: u32,
+    size: u32,
+    /// Unknown edges with an end in the component, counted once per end.
+    free: u32,
+    /// The XOR of `tile + 1` over its tiles that still have pipe ends to
+    /// join, so that with one end left this names the tile that has it.
+    open_ends: u32,
+    /// The pipes of its tiles, summed.
+    degree_sum: u32,
+}
+
 /// A branch point: the trail length and scan cursor before it, the tile,
 /// and the orientations not yet tried.
 #[derive(Clone, Copy, Debug)]
@@ -252,17 +268,8 @@ pub struct Solver {
     /// The directions of each tile's closed edges (border edges of a flat
     /// board are closed from the start).
     closed_edges: Vec<u8>,
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    /// Per component root: unknown edges with an end in the component,
-    /// counted once per end.
-    free: Vec<u32>,
-    /// Per component root: the XOR of `tile + 1` over its tiles that still
-    /// have pipe ends to join, so that with one end left this names the
-    /// tile that has it.
-    open_ends: Vec<u32>,
-    /// Per component root: the pipes of its tiles, summed.
-    degree_sum: Vec<u32>,
+    /// The union-find of the tiles joined by open edges, one entry per tile.
+    union_find: Vec<UnionFindEntry>,
     /// Whether changes go to the trail: not during the propagation at the
     /// root, which is never undone.
     recording: bool,
@@ -291,10 +298,21 @@ impl Solver {
     /// A solver for boards of shape `grid`.
     pub fn new(grid: Grid) -> Solver {
         let n = grid.n_tiles();
+        // Grid::neighbour's rule, row by row, without a division per tile.
+        let (width, height) = (u32::from(grid.width), u32::from(grid.height));
+        let before = |at: u32, len: u32| if at > 0 { Some(at - 1) } else { grid.wrap.then_some(len - 1) };
+        let after = |at: u32, len: u32| if at + 1 < len { Some(at + 1) } else { grid.wrap.then_some(0) };
+        let tile_at = |row: Option<u32>, col: Option<u32>| row.zip(col).map_or(NO_TILE, |(row, col)| row * width + col);
         let mut neighbours = Vec::with_capacity(n);
-        for tile in 0..n {
-            let neighbour = |dir| grid.neighbour(tile, dir).map_or(NO_TILE, |other| other as u32);
-            neighbours.push([neighbour(0), neighbour(1), neighbour(2), neighbour(3)]);
+        for row in 0..height {
+            for col in 0..width {
+                neighbours.push([
+                    tile_at(before(row, height), Some(col)),
+                    tile_at(Some(row), after(col, width)),
+                    tile_at(after(row, height), Some(col)),
+                    tile_at(Some(row), before(col, width)),
+                ]);
+            }
         }
         Solver {
             grid,
@@ -304,11 +322,7 @@ impl Solver {
             domain: vec![0; n],
             open_edges: vec![0; n],
             closed_edges: vec![0; n],
-            parent: vec![0; n],
-            size: vec![0; n],
-            free: vec![0; n],
-            open_ends: vec![0; n],
-            degree_sum: vec![0; n],
+            union_find: vec![UnionFindEntry::default(); n],
             recording: false,
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
@@ -460,16 +474,18 @@ impl Solver {
         self.n_with_pipes = tiles.iter().filter(|&&mask| mask != 0).count() as u32;
         for tile in 0..n {
             self.domain[tile] = DOMAINS[usize::from(tiles[tile] & 0xF)];
-            self.parent[tile] = tile as u32;
-            self.size[tile] = 1;
             self.next[tile] = tile as u32;
             let border =
                 (0..4).filter(|&dir| self.neighbours[tile][dir] == NO_TILE).fold(0, |mask, dir| mask | DIR_BITS[dir]);
             self.open_edges[tile] = 0;
             self.closed_edges[tile] = border;
-            self.free[tile] = 4 - border.count_ones();
-            self.degree_sum[tile] = tiles[tile].count_ones();
-            self.open_ends[tile] = if tiles[tile] != 0 { tile as u32 + 1 } else { 0 };
+            self.union_find[tile] = UnionFindEntry {
+                parent: tile as u32,
+                size: 1,
+                free: 4 - border.count_ones(),
+                open_ends: if tiles[tile] != 0 { tile as u32 + 1 } else { 0 },
+                degree_sum: tiles[tile].count_ones(),
+            };
             self.queued[tile] = true;
         }
         self.queue.clear();
@@ -486,10 +502,13 @@ impl Solver {
     }
 
     fn find(&self, mut tile: u32) -> u32 {
-        while self.parent[tile as usize] != tile {
-            tile = self.parent[tile as usize];
+        loop {
+            let parent = self.union_find[tile as usize].parent;
+            if parent == tile {
+                return tile;
+            }
+            tile = parent;
         }
-        tile
     }
 
     fn enqueue(&mut self, tile: u32) {
@@ -530,8 +549,8 @@ impl Solver {
 
     /// Pipe ends the component rooted at `root` has left to join.
     fn ends_left(&self, root: u32) -> u32 {
-        let r = root as usize;
-        self.degree_sum[r] + 2 - 2 * self.size[r]
+        let component = &self.union_find[root as usize];
+        component.degree_sum + 2 - 2 * component.size
     }
 
     /// Pipes of `tile` not yet joined by an open edge, or `None` if it has
@@ -567,7 +586,7 @@ impl Solver {
             let other = self.find(self.neighbours[tile as usize][dir]);
             if other != root
                 && self.ends_left(other) == 1
-                && self.size[root as usize] + self.size[other as usize] < self.n_with_pipes
+                && self.union_find[root as usize].size + self.union_find[other as usize].size < self.n_with_pipes
             {
                 if !self.set_edge(tile, dir, EdgeState::Closed) {
                     return None;
@@ -636,17 +655,20 @@ impl Solver {
     }
 
     fn set_free(&mut self, root: u32, free: u32, open_ends: u32) {
-        let r = root as usize;
-        self.record(Undo::Free { root, old_free: self.free[r], old_open_ends: self.open_ends[r] });
-        self.free[r] = free;
-        self.open_ends[r] = open_ends;
+        let component = &mut self.union_find[root as usize];
+        let undo = Undo::Free { root, old_free: component.free, old_open_ends: component.open_ends };
+        component.free = free;
+        component.open_ends = open_ends;
+        self.record(undo);
     }
 
     /// A component with no unknown edge left is closed for good: fine only
     /// if it holds every tile with pipes (or is a lone empty tile).
     fn pocket_ok(&self, root: u32) -> bool {
-        let r = root as usize;
-        self.free[r] > 0 || self.size[r] >= self.n_with_pipes || (self.size[r] == 1 && self.base[r] == 0)
+        let component = &self.union_find[root as usize];
+        component.free > 0
+            || component.size >= self.n_with_pipes
+            || (component.size == 1 && self.base[root as usize] == 0)
     }
 
     /// Sets the unknown edge of `tile` in `dir`, keeping the components and
@@ -669,8 +691,10 @@ impl Solver {
         self.enqueue(b);
         let (root_a, root_b) = (self.find(a), self.find(b));
         if state == EdgeState::Closed {
-            self.set_free(root_a, self.free[root_a as usize] - 1, self.open_ends[root_a as usize]);
-            self.set_free(root_b, self.free[root_b as usize] - 1, self.open_ends[root_b as usize]);
+            for root in [root_a, root_b] {
+                let component = self.union_find[root as usize];
+                self.set_free(root, component.free - 1, component.open_ends);
+            }
             return self.pocket_ok(root_a) && self.pocket_ok(root_b);
         }
         if root_a == root_b {
@@ -683,21 +707,24 @@ impl Solver {
             return false;
         };
         let filled = |tile: u32, unjoined: u32| if unjoined == 0 { tile + 1 } else { 0 };
-        let (small, big) =
-            if self.size[root_a as usize] < self.size[root_b as usize] { (root_a, root_b) } else { (root_b, root_a) };
+        let (small, big) = if self.union_find[root_a as usize].size < self.union_find[root_b as usize].size {
+            (root_a, root_b)
+        } else {
+            (root_b, root_a)
+        };
+        let small_part = self.union_find[small as usize];
+        let big_part = self.union_find[big as usize];
         // The new edge was counted once from each side.
         self.set_free(
             big,
-            self.free[big as usize] + self.free[small as usize] - 2,
-            self.open_ends[big as usize]
-                ^ self.open_ends[small as usize]
-                ^ filled(a, unjoined_a)
-                ^ filled(b, unjoined_b),
+            big_part.free + small_part.free - 2,
+            big_part.open_ends ^ small_part.open_ends ^ filled(a, unjoined_a) ^ filled(b, unjoined_b),
         );
-        self.degree_sum[big as usize] += self.degree_sum[small as usize];
+        let big_entry = &mut self.union_find[big as usize];
+        big_entry.degree_sum += small_part.degree_sum;
+        big_entry.size += small_part.size;
+        self.union_find[small as usize].parent = big;
         let first_of_small = self.next[small as usize];
-        self.parent[small as usize] = big;
-        self.size[big as usize] += self.size[small as usize];
         self.next.swap(small as usize, big as usize);
         self.record(Undo::Union { small, big });
         // Every unknown edge inside the merged component runs between its
@@ -720,7 +747,7 @@ impl Solver {
         }
         self.conflict = [a, b];
         if self.ends_left(big) == 1 {
-            self.enqueue(self.open_ends[big as usize] - 1);
+            self.enqueue(self.union_find[big as usize].open_ends - 1);
         }
         self.pocket_ok(big)
     }
@@ -747,14 +774,17 @@ impl Solver {
                     self.closed_edges[b] &= !bit_b;
                 }
                 Undo::Union { small, big } => {
-                    self.parent[small as usize] = small;
-                    self.size[big as usize] -= self.size[small as usize];
-                    self.degree_sum[big as usize] -= self.degree_sum[small as usize];
+                    let small_part = self.union_find[small as usize];
+                    let big_entry = &mut self.union_find[big as usize];
+                    big_entry.size -= small_part.size;
+                    big_entry.degree_sum -= small_part.degree_sum;
+                    self.union_find[small as usize].parent = small;
                     self.next.swap(small as usize, big as usize);
                 }
                 Undo::Free { root, old_free, old_open_ends } => {
-                    self.free[root as usize] = old_free;
-                    self.open_ends[root as usize] = old_open_ends;
+                    let component = &mut self.union_find[root as usize];
+                    component.free = old_free;
+                    component.open_ends = old_open_ends;
                 }
             }
         }
@@ -861,6 +891,25 @@ mod tests {
         let mut solver = Solver::new(grid);
         let report = solver.run(tiles, 0, limit, &Budget::unlimited()).unwrap();
         (report, solver.solution().to_vec())
+    }
+
+    #[test]
+    fn the_neighbour_table_follows_the_grid() {
+        for (width, height) in [(1, 1), (1, 4), (4, 1), (2, 2), (5, 3)] {
+            for wrap in [false, true] {
+                let grid = Grid { width, height, wrap };
+                let solver = Solver::new(grid);
+                for tile in 0..grid.n_tiles() {
+                    for dir in 0..4 {
+                        let expected = grid.neighbour(tile, dir).map_or(NO_TILE, |other| other as u32);
+                        assert_eq!(
+                            solver.neighbours[tile][dir], expected,
+                            "{width}x{height} wrap={wrap} tile {tile} dir {dir}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
