@@ -207,6 +207,25 @@ enum Undo {
     },
 }
 
+/// What the solver knows of one tile, in one place since a revision reads
+/// it all.
+#[derive(Clone, Copy, Debug, Default)]
+struct TileState {
+    /// The tile as dealt: orientations are turns of it.
+    base: u8,
+    /// The quarter turns still possible, as a bit set.
+    domain: u8,
+    /// The directions of the open edges, as a mask. An edge is one variable
+    /// seen from both its tiles: setting or clearing it changes both masks,
+    /// so a tile reads its edges in one load.
+    open_edges: u8,
+    /// The directions of the closed edges (border edges of a flat board are
+    /// closed from the start).
+    closed_edges: u8,
+    /// Whether the tile is in the queue (or being revised).
+    queued: bool,
+}
+
 /// A tile's entry in the union-find. All but `parent` are meaningful at a
 /// component's root only, and describe the whole component. They sit
 /// together because the rules read them together.
@@ -255,19 +274,10 @@ pub struct SolveReport {
 #[derive(Clone, Debug)]
 pub struct Solver {
     grid: Grid,
-    /// The tiles as dealt: orientations are turns of these.
-    base: Vec<u8>,
     n_with_pipes: u32,
     /// `neighbours[tile][dir]`, `NO_TILE` past the border of a flat board.
     neighbours: Vec<[u32; 4]>,
-    domain: Vec<u8>,
-    /// The directions of each tile's open edges, as a mask. An edge is one
-    /// variable seen from both its tiles: setting or clearing it changes
-    /// both masks, so a tile reads its edges in one load.
-    open_edges: Vec<u8>,
-    /// The directions of each tile's closed edges (border edges of a flat
-    /// board are closed from the start).
-    closed_edges: Vec<u8>,
+    tiles: Vec<TileState>,
     /// The union-find of the tiles joined by open edges, one entry per tile.
     union_find: Vec<UnionFindEntry>,
     /// Whether changes go to the trail: not during the propagation at the
@@ -278,7 +288,6 @@ pub struct Solver {
     next: Vec<u32>,
     trail: Vec<Undo>,
     queue: Vec<u32>,
-    queued: Vec<bool>,
     choices: Vec<Choice>,
     solution: Vec<u8>,
     last_solution: Vec<u8>,
@@ -300,34 +309,29 @@ impl Solver {
         let n = grid.n_tiles();
         // Grid::neighbour's rule, row by row, without a division per tile.
         let (width, height) = (u32::from(grid.width), u32::from(grid.height));
-        let before = |at: u32, len: u32| if at > 0 { Some(at - 1) } else { grid.wrap.then_some(len - 1) };
-        let after = |at: u32, len: u32| if at + 1 < len { Some(at + 1) } else { grid.wrap.then_some(0) };
-        let tile_at = |row: Option<u32>, col: Option<u32>| row.zip(col).map_or(NO_TILE, |(row, col)| row * width + col);
+        let wrapped = |tile: u32| if grid.wrap { tile } else { NO_TILE };
         let mut neighbours = Vec::with_capacity(n);
         for row in 0..height {
             for col in 0..width {
+                let tile = row * width + col;
                 neighbours.push([
-                    tile_at(before(row, height), Some(col)),
-                    tile_at(Some(row), after(col, width)),
-                    tile_at(after(row, height), Some(col)),
-                    tile_at(Some(row), before(col, width)),
+                    if row > 0 { tile - width } else { wrapped(tile + (height - 1) * width) },
+                    if col + 1 < width { tile + 1 } else { wrapped(tile + 1 - width) },
+                    if row + 1 < height { tile + width } else { wrapped(col) },
+                    if col > 0 { tile - 1 } else { wrapped(tile + width - 1) },
                 ]);
             }
         }
         Solver {
             grid,
-            base: vec![0; n],
+            tiles: vec![TileState::default(); n],
             n_with_pipes: 0,
             neighbours,
-            domain: vec![0; n],
-            open_edges: vec![0; n],
-            closed_edges: vec![0; n],
             union_find: vec![UnionFindEntry::default(); n],
             recording: false,
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
             queue: Vec::with_capacity(n),
-            queued: vec![false; n],
             choices: Vec::new(),
             solution: vec![0; n],
             last_solution: vec![0; n],
@@ -356,14 +360,14 @@ impl Solver {
     pub fn deduce(&mut self, tiles: &[u8], source: usize) -> bool {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
-        let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
+        let source_is_dry = self.tiles[source].base == 0 && self.n_with_pipes > 0;
         !source_is_dry && self.propagate()
     }
 
     /// Whether `tile` has one orientation left after the last
     /// [`Solver::deduce`] or [`Solver::run`].
     pub fn is_decided(&self, tile: usize) -> bool {
-        self.domain[tile].count_ones() == 1
+        self.tiles[tile].domain.count_ones() == 1
     }
 
     /// Searches the orientations of `tiles` (the board as dealt, with the
@@ -379,7 +383,7 @@ impl Solver {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
         let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0, backtracks: 0, restarts: 0 };
-        let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
+        let source_is_dry = self.tiles[source].base == 0 && self.n_with_pipes > 0;
         let mut consistent = !source_is_dry && self.propagate();
         if !consistent {
             report.revisions = self.revisions;
@@ -395,9 +399,9 @@ impl Solver {
                 match self.branch_tile() {
                     None => {
                         report.solutions += 1;
-                        for tile in 0..self.base.len() {
-                            let turns = self.domain[tile].trailing_zeros() as usize;
-                            self.last_solution[tile] = ROTATIONS[usize::from(self.base[tile])][turns];
+                        for tile in 0..self.tiles.len() {
+                            let turns = self.tiles[tile].domain.trailing_zeros() as usize;
+                            self.last_solution[tile] = ROTATIONS[usize::from(self.tiles[tile].base)][turns];
                         }
                         if report.solutions == 1 {
                             self.solution.copy_from_slice(&self.last_solution);
@@ -414,7 +418,7 @@ impl Solver {
                                 return Err(error);
                             }
                         }
-                        let domain = self.domain[tile as usize];
+                        let domain = self.tiles[tile as usize].domain;
                         let first = domain & domain.wrapping_neg();
                         self.choices.push(Choice {
                             trail_len: self.trail.len(),
@@ -470,15 +474,19 @@ impl Solver {
 
     fn reset(&mut self, tiles: &[u8]) {
         let n = tiles.len();
-        self.base.copy_from_slice(tiles);
         self.n_with_pipes = tiles.iter().filter(|&&mask| mask != 0).count() as u32;
         for tile in 0..n {
-            self.domain[tile] = DOMAINS[usize::from(tiles[tile] & 0xF)];
             self.next[tile] = tile as u32;
+            let neighbours = self.neighbours[tile];
             let border =
-                (0..4).filter(|&dir| self.neighbours[tile][dir] == NO_TILE).fold(0, |mask, dir| mask | DIR_BITS[dir]);
-            self.open_edges[tile] = 0;
-            self.closed_edges[tile] = border;
+                (0..4).fold(0, |mask, dir| if neighbours[dir] == NO_TILE { mask | DIR_BITS[dir] } else { mask });
+            self.tiles[tile] = TileState {
+                base: tiles[tile],
+                domain: DOMAINS[usize::from(tiles[tile] & 0xF)],
+                open_edges: 0,
+                closed_edges: border,
+                queued: true,
+            };
             self.union_find[tile] = UnionFindEntry {
                 parent: tile as u32,
                 size: 1,
@@ -486,7 +494,6 @@ impl Solver {
                 open_ends: if tiles[tile] != 0 { tile as u32 + 1 } else { 0 },
                 degree_sum: tiles[tile].count_ones(),
             };
-            self.queued[tile] = true;
         }
         self.queue.clear();
         self.queue.extend((0..n as u32).rev());
@@ -512,17 +519,17 @@ impl Solver {
     }
 
     fn enqueue(&mut self, tile: u32) {
-        if !self.queued[tile as usize] {
-            self.queued[tile as usize] = true;
+        if !self.tiles[tile as usize].queued {
+            self.tiles[tile as usize].queued = true;
             self.queue.push(tile);
         }
     }
 
     /// Restricts `tile` to the orientations in `domain` and propagates.
     fn assign(&mut self, tile: u32, domain: u8) -> bool {
-        let old = self.domain[tile as usize];
+        let old = self.tiles[tile as usize].domain;
         self.record(Undo::Domain { tile, old });
-        self.domain[tile as usize] = domain;
+        self.tiles[tile as usize].domain = domain;
         self.enqueue(tile);
         self.propagate()
     }
@@ -532,14 +539,14 @@ impl Solver {
     fn propagate(&mut self) -> bool {
         loop {
             let ok = if let Some(tile) = self.queue.pop() {
-                self.queued[tile as usize] = false;
+                self.tiles[tile as usize].queued = false;
                 self.revise(tile)
             } else {
                 return true;
             };
             if !ok {
                 for &tile in &self.queue {
-                    self.queued[tile as usize] = false;
+                    self.tiles[tile as usize].queued = false;
                 }
                 self.queue.clear();
                 return false;
@@ -557,17 +564,17 @@ impl Solver {
     /// more open edges than pipes.
     fn unjoined(&self, tile: u32) -> Option<u32> {
         let t = tile as usize;
-        self.base[t].count_ones().checked_sub(self.open_edges[t].count_ones())
+        self.tiles[t].base.count_ones().checked_sub(self.tiles[t].open_edges.count_ones())
     }
 
     /// The directions of `tile`'s open and of its closed edges, as masks.
     fn known_edges(&self, tile: usize) -> (u8, u8) {
-        (self.open_edges[tile], self.closed_edges[tile])
+        (self.tiles[tile].open_edges, self.tiles[tile].closed_edges)
     }
 
     /// Whether the edge of `tile` in `dir` is still unknown.
     fn is_unknown(&self, tile: usize, dir: usize) -> bool {
-        (self.open_edges[tile] | self.closed_edges[tile]) & DIR_BITS[dir] == 0
+        (self.tiles[tile].open_edges | self.tiles[tile].closed_edges) & DIR_BITS[dir] == 0
     }
 
     /// Closes the unknown edges of `tile` that would join two components
@@ -610,8 +617,8 @@ impl Solver {
                 Some(false) => {}
             }
         }
-        let base = usize::from(self.base[t]);
-        let domain = self.domain[t];
+        let base = usize::from(self.tiles[t].base);
+        let domain = self.tiles[t].domain;
         let kept = domain & FITTING[base][usize::from(open | closed << 4)];
         let (all, any) = AGREED[base][usize::from(kept)];
         if kept == 0 {
@@ -620,12 +627,12 @@ impl Solver {
         }
         if kept != domain {
             self.record(Undo::Domain { tile, old: domain });
-            self.domain[t] = kept;
+            self.tiles[t].domain = kept;
         }
         // The edges set here agree with the domain just computed, so they
         // need not queue this tile again; it is marked queued meanwhile.
         // Edges that others set meanwhile (a loop closed by a union) do.
-        self.queued[t] = true;
+        self.tiles[t].queued = true;
         let mut ok = true;
         for dir in 0..4 {
             if !self.is_unknown(t, dir) {
@@ -643,7 +650,7 @@ impl Solver {
                 break;
             }
         }
-        self.queued[t] = false;
+        self.tiles[t].queued = false;
         if ok {
             let unknown = !(open | closed) & 0xF;
             let (expected_open, expected_closed) = (open | (all & unknown), closed | (!any & unknown));
@@ -668,7 +675,7 @@ impl Solver {
         let component = &self.union_find[root as usize];
         component.free > 0
             || component.size >= self.n_with_pipes
-            || (component.size == 1 && self.base[root as usize] == 0)
+            || (component.size == 1 && self.tiles[root as usize].base == 0)
     }
 
     /// Sets the unknown edge of `tile` in `dir`, keeping the components and
@@ -680,12 +687,13 @@ impl Solver {
         let other = self.neighbours[tile as usize][dir];
         let (a, dir_a, b) = if dir == 1 || dir == 2 { (tile, dir, other) } else { (other, opposite(dir), tile) };
         self.conflict = [a, b];
-        let edges = match state {
-            EdgeState::Open => &mut self.open_edges,
-            EdgeState::Closed => &mut self.closed_edges,
-        };
-        edges[a as usize] |= DIR_BITS[dir_a];
-        edges[b as usize] |= DIR_BITS[opposite(dir_a)];
+        for (end, bit) in [(a, DIR_BITS[dir_a]), (b, DIR_BITS[opposite(dir_a)])] {
+            let edges = &mut self.tiles[end as usize];
+            match state {
+                EdgeState::Open => edges.open_edges |= bit,
+                EdgeState::Closed => edges.closed_edges |= bit,
+            }
+        }
         self.record(Undo::Edge { tile: a, dir: dir_a as u8 });
         self.enqueue(a);
         self.enqueue(b);
@@ -763,15 +771,15 @@ impl Solver {
     fn undo_to(&mut self, trail_len: usize) {
         while self.trail.len() > trail_len {
             match self.trail.pop().expect("longer than trail_len") {
-                Undo::Domain { tile, old } => self.domain[tile as usize] = old,
+                Undo::Domain { tile, old } => self.tiles[tile as usize].domain = old,
                 Undo::Edge { tile, dir } => {
                     let dir = usize::from(dir);
                     let b = self.neighbours[tile as usize][dir] as usize;
                     let (bit_a, bit_b) = (DIR_BITS[dir], DIR_BITS[opposite(dir)]);
-                    self.open_edges[tile as usize] &= !bit_a;
-                    self.closed_edges[tile as usize] &= !bit_a;
-                    self.open_edges[b] &= !bit_b;
-                    self.closed_edges[b] &= !bit_b;
+                    self.tiles[tile as usize].open_edges &= !bit_a;
+                    self.tiles[tile as usize].closed_edges &= !bit_a;
+                    self.tiles[b].open_edges &= !bit_b;
+                    self.tiles[b].closed_edges &= !bit_b;
                 }
                 Undo::Union { small, big } => {
                     let small_part = self.union_find[small as usize];
@@ -811,16 +819,16 @@ impl Solver {
         let mut best: Option<(u32, u32)> = None;
         for &tile in &self.hot {
             let weight = self.weight[tile as usize];
-            if self.domain[tile as usize].count_ones() > 1 && best.is_none_or(|(_, most)| weight > most) {
+            if self.tiles[tile as usize].domain.count_ones() > 1 && best.is_none_or(|(_, most)| weight > most) {
                 best = Some((tile, weight));
             }
         }
         if let Some((tile, _)) = best {
             return Some(tile);
         }
-        let n = self.domain.len();
+        let n = self.tiles.len();
         while self.scan_cursor < n {
-            if self.domain[self.scan_cursor].count_ones() > 1 {
+            if self.tiles[self.scan_cursor].domain.count_ones() > 1 {
                 return Some(self.scan_cursor as u32);
             }
             self.scan_cursor += 1;
