@@ -3,9 +3,11 @@
 //! Constraint propagation over two kinds of variable: each tile's remaining
 //! orientations (a 4-bit domain, duplicates of symmetric tiles removed) and
 //! each edge's state (unknown, open, closed; border edges of non-wrapping
-//! boards start closed). A work queue revises a tile whenever one of its
-//! edges changes: orientations that disagree with a known edge go, and an
-//! edge that every remaining orientation opens (or closes) is set. Three
+//! boards start closed), held as a mask of open and one of closed
+//! directions in each of its two tiles. A work queue revises a tile
+//! whenever one of its edges changes: orientations that disagree with a
+//! known edge go (one table look-up), and an edge that every remaining
+//! orientation opens (or closes) is set. Three
 //! global rules ride on a union-find of the tiles joined by open edges:
 //! - loops: opening an edge inside one component is a contradiction, and
 //!   after every union each unknown edge that now runs inside the component
@@ -634,11 +636,10 @@ impl Solver {
         // Edges that others set meanwhile (a loop closed by a union) do.
         self.tiles[t].queued = true;
         let mut ok = true;
-        for dir in 0..4 {
+        for (dir, &bit) in DIR_BITS.iter().enumerate() {
             if !self.is_unknown(t, dir) {
                 continue;
             }
-            let bit = DIR_BITS[dir];
             ok = if all & bit != 0 {
                 self.set_edge(tile, dir, EdgeState::Open)
             } else if any & bit == 0 {
