@@ -31,6 +31,9 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
     let count = groups.len().max(1) as i32;
     let name = |index: &i32| groups.get(*index as usize).map_or_else(String::new, |group| short(&group.name));
     let blue = RGBColor(30, 90, 200);
+    // One label per integer of the axis (-1 to count): asked for fewer,
+    // plotters steps over some groups' names.
+    let axis_labels = groups.len() + 2;
 
     let mut rates = ChartBuilder::on(&left)
         .caption("win rate, 95% Wilson interval", ("sans-serif", 14))
@@ -40,7 +43,7 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
         .build_cartesian_2d(-1i32..count, 0f64..100f64)?;
     rates
         .configure_mesh()
-        .x_labels(groups.len().max(1))
+        .x_labels(axis_labels)
         .x_label_formatter(&name)
         .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
         .y_desc("won, %")
@@ -65,7 +68,7 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
         .build_cartesian_2d(-1i32..count, (1f64..top).log_scale())?;
     times
         .configure_mesh()
-        .x_labels(groups.len().max(1))
+        .x_labels(axis_labels)
         .x_label_formatter(&name)
         .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
         .y_desc("µs (log)")

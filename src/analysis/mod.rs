@@ -12,13 +12,16 @@
 //!
 //! Percentiles come from HdrHistogram (the `hdrhistogram` crate, the Rust
 //! port kept by the HdrHistogram project) at 3 significant digits: a
-//! reported percentile is the nearest-rank value (the smallest recorded
-//! value with at least that share of the values at or below it) to within
-//! 0.1% of it (exactly, below 2048), and the maximum is kept exactly. It is
+//! reported percentile is the top of the bucket holding the nearest-rank
+//! value v (the smallest recorded value with at least that share of the
+//! values at or below it), capped at the maximum: never below v and less
+//! than v/1024 above it (under 0.1%; exact below 2048), and the maximum
+//! is kept exactly. It is
 //! chosen over a t-digest or DDSketch because our values are integers
 //! (ticks, microseconds), its error is bounded per value rather than per
-//! rank, its memory depends only on the largest value (a few tens of KB
-//! for microseconds up to hours), and histograms merge exactly.
+//! rank, its memory depends only on the largest value, never on the count
+//! (1,024 eight-byte counters per doubling of the range: about 190 KB for
+//! microseconds up to an hour), and histograms merge exactly.
 
 pub mod chart;
 pub mod logs;
@@ -43,7 +46,7 @@ use crate::stats::{Moments, ProportionTest, two_proportion_test, wilson_interval
 pub const SIGNIFICANT_DIGITS: u8 = 3;
 
 /// What the percentiles are, for reports.
-pub const SKETCH: &str = "HdrHistogram, 3 significant digits: nearest-rank percentiles within 0.1%, exact max";
+pub const SKETCH: &str = "HdrHistogram, 3 significant digits: nearest-rank percentiles at most 0.1% high, exact max";
 
 /// Joins a group's values into one lookup key (a control character no
 /// entry, game, planner or level name holds).
@@ -118,6 +121,20 @@ pub enum AnalysisError {
     Line { path: PathBuf, line: u64, column: usize, message: String },
 }
 
+impl AnalysisError {
+    /// Whether the input itself is at fault (a line that is not a result,
+    /// a damaged gzip stream, bytes that are not text) rather than the
+    /// machine (a disk that fails to read).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            AnalysisError::Line { .. } => true,
+            AnalysisError::Read { cause, .. } => {
+                matches!(cause.kind(), io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof)
+            }
+        }
+    }
+}
+
 /// Nearest-rank percentiles of one measure.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Percentiles {
@@ -141,7 +158,13 @@ impl Measure {
     }
 
     fn add(&mut self, value: u64) {
-        self.histogram.saturating_record(value);
+        // `record` grows the histogram to hold the value; `saturating_record`
+        // would clamp it to the current top (2047 for a new histogram)
+        // instead. Growing can only fail where a `usize` cannot count the
+        // buckets u64 values need, which no 64-bit target is.
+        if self.histogram.record(value).is_err() {
+            self.histogram.saturating_record(value);
+        }
         self.max = self.max.max(value);
     }
 
@@ -357,14 +380,18 @@ impl Summary {
             }
         };
         self.groups[number].add(line);
-        if self.top > 0 {
-            let slow = Slow { elapsed_us: line.elapsed_us, arrival: Reverse(self.lines), game: GameRef::of(line) };
-            if self.slowest.len() < self.top {
-                self.slowest.push(Reverse(slow));
-            } else if self.slowest.peek().is_some_and(|Reverse(least)| slow > *least) {
+        // A game enters the heap only if it beats the fastest kept one (a
+        // later arrival never beats an equal time), so its fields are copied
+        // only then: once the heap is full, most lines copy nothing.
+        let enters = self.top > 0
+            && (self.slowest.len() < self.top
+                || self.slowest.peek().is_some_and(|Reverse(least)| line.elapsed_us > least.elapsed_us));
+        if enters {
+            if self.slowest.len() == self.top {
                 self.slowest.pop();
-                self.slowest.push(Reverse(slow));
             }
+            let slow = Slow { elapsed_us: line.elapsed_us, arrival: Reverse(self.lines), game: GameRef::of(line) };
+            self.slowest.push(Reverse(slow));
         }
         if matches!(line.outcome, OutcomeKind::Panic | OutcomeKind::Timeout | OutcomeKind::Illegal) {
             self.failed_total += 1;
@@ -449,12 +476,12 @@ pub fn read_results(
             Ok(parsed) => summary.add(&parsed),
             Err(_) if line.last() != Some(&b'\n') => summary.torn_lines += 1,
             Err(error) => {
-                return Err(AnalysisError::Line {
-                    path: path.to_path_buf(),
-                    line: number,
-                    column: error.column(),
-                    message: error.to_string(),
-                });
+                // serde_json ends its message with the place, which ours
+                // already names in the file's own line numbers.
+                let message = error.to_string();
+                let place = format!(" at line {} column {}", error.line(), error.column());
+                let message = message.strip_suffix(&place).unwrap_or(&message).to_string();
+                return Err(AnalysisError::Line { path: path.to_path_buf(), line: number, column: error.column(), message });
             }
         }
     }
@@ -518,6 +545,21 @@ mod tests {
         assert_eq!(slowest, [(50, "a/000000"), (50, "b/000000")], "ties go to the earlier game");
         assert_eq!((report.failed.len(), report.failed_total), (1, 1));
         assert_eq!(report.overall.games, 5);
+    }
+
+    #[test]
+    fn percentiles_hold_values_far_above_a_new_histograms_range() {
+        let mut measure = Measure::new();
+        for value in [1, 2, 5, 7, 3000, 100_000] {
+            measure.add(value);
+        }
+        // Nearest ranks 3 and 6 of six values; 100,000 is kept to within
+        // its bucket (width 64 there) and capped at the exact maximum.
+        assert_eq!(measure.percentiles(), Percentiles { p50: 5, p90: 100_000, p99: 100_000, max: 100_000 });
+        let mut measure = Measure::new();
+        (1..=10_000u64).for_each(|value| measure.add(value * 1000));
+        let p50 = measure.percentiles().p50;
+        assert!((5_000_000..5_000_000 + 5_000_000 / 1024).contains(&p50), "{p50}");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use flate2::read::MultiGzDecoder;
 
 use tickbot::analysis::logs::{LogReport, LogSummary, read_log};
 use tickbot::analysis::{
-    Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by, read_results,
+    AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by, read_results,
 };
 use tickbot::progress::Progress;
 use tickbot::session::store::RESULTS_FILE;
@@ -130,11 +130,17 @@ fn read_all(files: &[PathBuf], summary: &mut Summary) -> Result<bool, Failure> {
     let cancel = interrupt_flag();
     for file in files {
         let reader = open_lines(file)?;
-        if !read_results(reader, file, summary, &progress, &cancel).exit_code(Exit::BadInput)? {
+        if !read_results(reader, file, summary, &progress, &cancel).map_err(analysis_failure)? {
             return Ok(false);
         }
     }
     Ok(!interrupted())
+}
+
+/// Exit 2 for input at fault, 4 for a machine that failed to read it.
+fn analysis_failure(error: AnalysisError) -> Failure {
+    let code = if error.is_bad_input() { Exit::BadInput } else { Exit::Runtime };
+    Failure { code, error: error.into() }
 }
 
 /// Makes a listed game's replay path one that `tickbot replay show` opens
@@ -391,7 +397,7 @@ fn logs_report(path: &Path, paths: &[PathBuf], json: bool) -> Result<Exit, Failu
     let mut complete = true;
     for file in &files {
         let reader = open_lines(file)?;
-        if !read_log(reader, file, &mut summary, &progress, &cancel).exit_code(Exit::BadInput)? {
+        if !read_log(reader, file, &mut summary, &progress, &cancel).map_err(analysis_failure)? {
             complete = false;
             break;
         }
