@@ -69,11 +69,6 @@ impl Moments {
         self.m2 += delta * (value - self.mean);
     }
 
-    /// The mean; 0 for no values.
-    pub(crate) fn mean(&self) -> f64 {
-        self.mean
-    }
-
     /// The sample standard deviation; 0 below two values.
     pub(crate) fn std_dev(&self) -> f64 {
         if self.count < 2 { 0.0 } else { (self.m2 / (self.count - 1) as f64).sqrt() }
@@ -197,7 +192,7 @@ mod tests {
         let values = [4.0, 7.0, 13.0, 16.0];
         let mut moments = Moments::default();
         values.iter().for_each(|&value| moments.add(value));
-        assert_eq!(moments.mean(), 10.0);
+        assert_eq!(moments.mean, 10.0);
         assert!((moments.std_dev() - 30f64.sqrt()).abs() < 1e-12);
         let (low, high) = moments.mean_interval();
         assert!((high - 10.0 - Z95 * 30f64.sqrt() / 2.0).abs() < 1e-12 && (10.0 - low - (high - 10.0)).abs() < 1e-12);

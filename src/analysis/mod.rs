@@ -212,6 +212,12 @@ impl Group {
 
     fn report(&self, by: &[GroupField]) -> GroupReport {
         let totals = &self.totals;
+        // The mean from the exact integer sum (a running mean can end a
+        // hair off, printing -0.00 for a mean of 0); the running moments
+        // give the spread.
+        let score_mean = totals.score as f64 / totals.games.max(1) as f64;
+        let (low, high) = self.score.mean_interval();
+        let score_half_width = (high - low) / 2.0;
         let name = if self.key.is_empty() { "all".to_string() } else { self.key.join(" / ") };
         GroupReport {
             name,
@@ -227,8 +233,8 @@ impl Group {
             illegal: totals.illegal,
             win_rate: totals.won as f64 / totals.games.max(1) as f64,
             win_interval: wilson_interval(totals.won, totals.games).unwrap_or((0.0, 1.0)),
-            score_mean: self.score.mean(),
-            score_interval: self.score.mean_interval(),
+            score_mean,
+            score_interval: (score_mean - score_half_width, score_mean + score_half_width),
             ticks: self.ticks.percentiles(),
             planner_us: self.planner_us.percentiles(),
             games_per_second: if self.elapsed_us == 0 {

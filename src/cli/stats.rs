@@ -335,13 +335,15 @@ fn print_comparison(comparison: &Comparison) {
     println!("tickbot stats --compare: A = {}, B = {}", a.name, b.name);
     print_groups(&[a, b], "");
     let (low, high) = test.difference_interval;
+    // Four decimals, or the power of ten below them, so that p never reads 0.
+    let p_value =
+        if test.p_value >= 1e-4 { format!("{:.4}", test.p_value) } else { format!("{:.1e}", test.p_value) };
     println!(
-        "  win rate A - B: {:+.1} points (95% interval {:+.1} to {:+.1}); two-proportion z = {:.2}, p = {:.4}: {}",
+        "  win rate A - B: {:+.1} points (95% interval {:+.1} to {:+.1}); two-proportion z = {:.2}, p = {p_value}: {}",
         100.0 * test.difference,
         100.0 * low,
         100.0 * high,
         test.z,
-        test.p_value,
         if test.significant { "significant at 5%" } else { "not significant at 5% (no difference shown)" }
     );
 }
