@@ -5,6 +5,7 @@
 //! p99 and a cross at the maximum, on a logarithmic scale.
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::GroupReport;
 
@@ -29,11 +30,20 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
     let root = root.titled(title, ("sans-serif", 18))?;
     let (left, right) = root.split_horizontally(CHART_SIZE.0 / 2);
     let count = groups.len().max(1) as i32;
-    let name = |index: &i32| groups.get(*index as usize).map_or_else(String::new, |group| short(&group.name));
     let blue = RGBColor(30, 90, 200);
     // One label per integer of the axis (-1 to count): asked for fewer,
     // plotters steps over some groups' names.
     let axis_labels = groups.len() + 2;
+    // Names read downwards from just below their tick, drawn as elements
+    // (the mesh centres rotated labels on the axis, through it).
+    let label_style = TextStyle::from(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .pos(Pos::new(HPos::Left, VPos::Center));
+    let names_below = |bottom: f64| {
+        let style = label_style.clone();
+        groups.iter().enumerate().map(move |(index, group)| {
+            EmptyElement::at((index as i32, bottom)) + Text::new(short(&group.name), (0, 8), style.clone())
+        })
+    };
 
     let mut rates = ChartBuilder::on(&left)
         .caption("win rate, 95% Wilson interval", ("sans-serif", 14))
@@ -44,10 +54,10 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
     rates
         .configure_mesh()
         .x_labels(axis_labels)
-        .x_label_formatter(&name)
-        .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .x_label_formatter(&|_| String::new())
         .y_desc("won, %")
         .draw()?;
+    rates.draw_series(names_below(0.0))?;
     rates.draw_series(groups.iter().enumerate().map(|(index, group)| {
         ErrorBar::new_vertical(
             index as i32,
@@ -69,10 +79,10 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
     times
         .configure_mesh()
         .x_labels(axis_labels)
-        .x_label_formatter(&name)
-        .x_label_style(("sans-serif", 11).into_font().transform(FontTransform::Rotate90))
+        .x_label_formatter(&|_| String::new())
         .y_desc("µs (log)")
         .draw()?;
+    times.draw_series(names_below(1.0))?;
     let at_least_one = |value: u64| (value as f64).max(1.0);
     times.draw_series(groups.iter().enumerate().map(|(index, group)| {
         let times = group.planner_us;
