@@ -162,7 +162,8 @@ fn stats_agrees_with_a_direct_computation() {
         .filter(|(_, line)| line.outcome == "timeout")
         .map(|(number, line)| format!("{}/{number:06}", line.entry))
         .collect();
-    let failed: Vec<&str> = report["failed"].as_array().unwrap().iter().map(|game| game["id"].as_str().unwrap()).collect();
+    let failed: Vec<&str> =
+        report["failed"].as_array().unwrap().iter().map(|game| game["id"].as_str().unwrap()).collect();
     assert_eq!(failed, timeouts[..5]);
     assert_eq!(report["failed_total"].as_u64(), Some(timeouts.len() as u64));
 }
@@ -201,7 +202,11 @@ fn stats_refuses_bad_input_naming_the_line_and_the_flag() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(fragment), "{args:?} should say {fragment:?}: {stderr}");
     }
-    check(dir.path(), &["stats", "bad.jsonl"], "bad.jsonl:1:7: not a results line: invalid type: integer `1`, expected a string\n");
+    check(
+        dir.path(),
+        &["stats", "bad.jsonl"],
+        "bad.jsonl:1:7: not a results line: invalid type: integer `1`, expected a string\n",
+    );
     check(dir.path(), &["stats", "middle.jsonl"], "middle.jsonl:3:");
     check(dir.path(), &["stats", "damaged.jsonl.gz"], "damaged.jsonl.gz");
     check(dir.path(), &["stats", "bad.jsonl", "--by", "seed"], "--by seed: \"seed\" is not a field to group by");
@@ -252,12 +257,17 @@ fn compare_tells_a_true_difference_from_a_change_of_seed() {
     for seed in ["1", "2"] {
         let out = format!("seed{seed}");
         let snake = ["snake", "--size", "6x6", "--planner", "bfs-tail"];
-        run(dir.path(), &[], &[&["--games", "40", "--seed", seed, "--out", &out, "--replays", "none"][..], &snake].concat());
+        run(
+            dir.path(),
+            &[],
+            &[&["--games", "40", "--seed", seed, "--out", &out, "--replays", "none"][..], &snake].concat(),
+        );
     }
     let same = stats(dir.path(), &["--compare", "seed1", "seed2"]);
     assert_eq!((same["a"]["games"].as_u64(), same["b"]["games"].as_u64()), (Some(40), Some(40)));
     assert_eq!(same["test"]["significant"], false, "{same}");
-    let (low, high) = (same["test"]["difference_interval"][0].as_f64(), same["test"]["difference_interval"][1].as_f64());
+    let (low, high) =
+        (same["test"]["difference_interval"][0].as_f64(), same["test"]["difference_interval"][1].as_f64());
     assert!(low.unwrap() < 0.0 && high.unwrap() > 0.0, "{same}");
 }
 

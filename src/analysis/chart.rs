@@ -31,8 +31,8 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
     let (left, right) = root.split_horizontally(CHART_SIZE.0 / 2);
     let count = groups.len().max(1) as i32;
     let blue = RGBColor(30, 90, 200);
-    // One label per integer of the axis (-1 to count): asked for fewer,
-    // plotters steps over some groups' names.
+    // A tick and grid line at every integer of the axis (-1 to count):
+    // asked for fewer, plotters steps over some groups.
     let axis_labels = groups.len() + 2;
     // Names read downwards from just below their tick, drawn as elements
     // (the mesh centres rotated labels on the axis, through it).
@@ -51,12 +51,7 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
         .x_label_area_size(90)
         .y_label_area_size(45)
         .build_cartesian_2d(-1i32..count, 0f64..100f64)?;
-    rates
-        .configure_mesh()
-        .x_labels(axis_labels)
-        .x_label_formatter(&|_| String::new())
-        .y_desc("won, %")
-        .draw()?;
+    rates.configure_mesh().x_labels(axis_labels).x_label_formatter(&|_| String::new()).y_desc("won, %").draw()?;
     rates.draw_series(names_below(0.0))?;
     rates.draw_series(groups.iter().enumerate().map(|(index, group)| {
         ErrorBar::new_vertical(
@@ -76,12 +71,7 @@ fn draw(svg: &mut String, groups: &[GroupReport], title: &str) -> Result<(), Dra
         .x_label_area_size(90)
         .y_label_area_size(60)
         .build_cartesian_2d(-1i32..count, (1f64..top).log_scale())?;
-    times
-        .configure_mesh()
-        .x_labels(axis_labels)
-        .x_label_formatter(&|_| String::new())
-        .y_desc("µs (log)")
-        .draw()?;
+    times.configure_mesh().x_labels(axis_labels).x_label_formatter(&|_| String::new()).y_desc("µs (log)").draw()?;
     times.draw_series(names_below(1.0))?;
     let at_least_one = |value: u64| (value as f64).max(1.0);
     times.draw_series(groups.iter().enumerate().map(|(index, group)| {

@@ -129,7 +129,10 @@ impl AnalysisError {
         match self {
             AnalysisError::Line { .. } => true,
             AnalysisError::Read { cause, .. } => {
-                matches!(cause.kind(), io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof)
+                matches!(
+                    cause.kind(),
+                    io::ErrorKind::InvalidData | io::ErrorKind::InvalidInput | io::ErrorKind::UnexpectedEof
+                )
             }
         }
     }
@@ -487,7 +490,12 @@ pub fn read_results(
                 let message = error.to_string();
                 let place = format!(" at line {} column {}", error.line(), error.column());
                 let message = message.strip_suffix(&place).unwrap_or(&message).to_string();
-                return Err(AnalysisError::Line { path: path.to_path_buf(), line: number, column: error.column(), message });
+                return Err(AnalysisError::Line {
+                    path: path.to_path_buf(),
+                    line: number,
+                    column: error.column(),
+                    message,
+                });
             }
         }
     }

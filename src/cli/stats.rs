@@ -15,7 +15,8 @@ use flate2::read::MultiGzDecoder;
 
 use tickbot::analysis::logs::{LogReport, LogSummary, read_log};
 use tickbot::analysis::{
-    AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by, read_results,
+    AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by,
+    read_results,
 };
 use tickbot::progress::Progress;
 use tickbot::session::store::RESULTS_FILE;
@@ -336,8 +337,7 @@ fn print_comparison(comparison: &Comparison) {
     print_groups(&[a, b], "");
     let (low, high) = test.difference_interval;
     // Four decimals, or the power of ten below them, so that p never reads 0.
-    let p_value =
-        if test.p_value >= 1e-4 { format!("{:.4}", test.p_value) } else { format!("{:.1e}", test.p_value) };
+    let p_value = if test.p_value >= 1e-4 { format!("{:.4}", test.p_value) } else { format!("{:.1e}", test.p_value) };
     println!(
         "  win rate A - B: {:+.1} points (95% interval {:+.1} to {:+.1}); two-proportion z = {:.2}, p = {p_value}: {}",
         100.0 * test.difference,
