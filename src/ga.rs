@@ -482,18 +482,21 @@ pub(crate) fn uniform_crossover<T: Copy>(a: &[T], b: &[T], rng: &mut GameRng, ch
     }
 }
 
-/// Order crossover (OX1) of two permutations, one child: the child keeps
-/// `a`'s genes between two cut points drawn uniformly (`i <= j`), and the
-/// other places, from `j` onwards and wrapping around, take the remaining
-/// genes in the order they appear in `b` starting at `j`. `is_taken` is a
-/// reused buffer indexed by gene value.
-pub(crate) fn order_crossover(a: &[u8], b: &[u8], rng: &mut GameRng, is_taken: &mut Vec<bool>, child: &mut Vec<u8>) {
-    debug_assert_eq!(a.len(), b.len());
+/// The start both order crossovers share: `child` becomes a copy of `a`,
+/// two cut points `i <= j` are drawn uniformly, and `is_taken` marks the
+/// genes of `a[i..j]`, which the child keeps. `None` (the child stays a
+/// copy) for permutations too short to cross.
+fn keep_a_segment(
+    a: &[u8],
+    rng: &mut GameRng,
+    is_taken: &mut Vec<bool>,
+    child: &mut Vec<u8>,
+) -> Option<(usize, usize)> {
     let len = a.len();
     child.clear();
     child.extend_from_slice(a);
     if len < 2 {
-        return;
+        return None;
     }
     let mut i = rng.below(len as u32 + 1) as usize;
     let mut j = rng.below(len as u32 + 1) as usize;
@@ -505,6 +508,18 @@ pub(crate) fn order_crossover(a: &[u8], b: &[u8], rng: &mut GameRng, is_taken: &
     for &gene in &a[i..j] {
         is_taken[usize::from(gene)] = true;
     }
+    Some((i, j))
+}
+
+/// Order crossover (OX1) of two permutations, one child: the child keeps
+/// `a`'s genes between two cut points drawn uniformly (`i <= j`), and the
+/// other places, from `j` onwards and wrapping around, take the remaining
+/// genes in the order they appear in `b` starting at `j`. `is_taken` is a
+/// reused buffer indexed by gene value.
+pub(crate) fn order_crossover(a: &[u8], b: &[u8], rng: &mut GameRng, is_taken: &mut Vec<bool>, child: &mut Vec<u8>) {
+    debug_assert_eq!(a.len(), b.len());
+    let len = a.len();
+    let Some((_, j)) = keep_a_segment(a, rng, is_taken, child) else { return };
     let mut place = j % len;
     for offset in 0..len {
         let gene = b[(j + offset) % len];
@@ -531,21 +546,7 @@ pub(crate) fn linear_order_crossover(
 ) {
     debug_assert_eq!(a.len(), b.len());
     let len = a.len();
-    child.clear();
-    child.extend_from_slice(a);
-    if len < 2 {
-        return;
-    }
-    let mut i = rng.below(len as u32 + 1) as usize;
-    let mut j = rng.below(len as u32 + 1) as usize;
-    if i > j {
-        std::mem::swap(&mut i, &mut j);
-    }
-    is_taken.clear();
-    is_taken.resize(256, false);
-    for &gene in &a[i..j] {
-        is_taken[usize::from(gene)] = true;
-    }
+    let Some((i, j)) = keep_a_segment(a, rng, is_taken, child) else { return };
     let mut places = (0..i).chain(j..len);
     for &gene in b {
         if !is_taken[usize::from(gene)] {

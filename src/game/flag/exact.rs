@@ -1168,7 +1168,7 @@ impl Planner<FlagGame> for Exact {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::game::{OutcomeKind, Status};
 
@@ -1243,7 +1243,9 @@ mod tests {
 
     /// The length of a shortest win by breadth-first search over whole game
     /// states: the naive oracle.
-    fn oracle(config: &Config) -> Option<usize> {
+    /// The shortest win by breadth-first search over whole game states, or
+    /// `None`: the naive oracle the planners are checked against.
+    pub(in crate::game::flag) fn oracle(config: &Config) -> Option<usize> {
         oracle_from(FlagGame::new(config, 0))
     }
 
@@ -1269,30 +1271,35 @@ mod tests {
         None
     }
 
+    /// A random 3×3 or 4×3 board of holes, fragile, cracked and stone tiles
+    /// with a flag and a start that is not a hole: the small boards the
+    /// planners are checked against [`oracle`] on.
+    pub(in crate::game::flag) fn random_small_board(rng: &mut GameRng) -> Config {
+        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Stone];
+        let (width, height) = (3 + rng.below(2) as u16, 3);
+        let n_cells = usize::from(width * height);
+        let mut setup = super::super::FlagSetup {
+            width,
+            height,
+            tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
+            start_col: 0,
+            start_row: 0,
+        };
+        setup.tiles[rng.below(n_cells as u32) as usize] = Tile::Flag;
+        let start = rng.below(n_cells as u32) as usize;
+        if setup.tiles[start] == Tile::Hole {
+            setup.tiles[start] = Tile::Fragile;
+        }
+        (setup.start_col, setup.start_row) = ((start % usize::from(width)) as u16, (start / usize::from(width)) as u16);
+        Config::try_from(setup).unwrap()
+    }
+
     #[test]
     fn agrees_with_a_naive_oracle_on_random_small_boards() {
-        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Stone];
         let mut rng = GameRng::from_seed(11);
         let (mut solvable, mut unsolvable) = (0, 0);
         for case in 0..400 {
-            let (width, height) = (3 + rng.below(2) as u16, 3);
-            let n_cells = usize::from(width * height);
-            let mut setup = super::super::FlagSetup {
-                width,
-                height,
-                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
-                start_col: 0,
-                start_row: 0,
-            };
-            let flag = rng.below(n_cells as u32) as usize;
-            setup.tiles[flag] = Tile::Flag;
-            let start = rng.below(n_cells as u32) as usize;
-            if setup.tiles[start] == Tile::Hole {
-                setup.tiles[start] = Tile::Fragile;
-            }
-            (setup.start_col, setup.start_row) =
-                ((start % usize::from(width)) as u16, (start / usize::from(width)) as u16);
-            let config = Config::try_from(setup).unwrap();
+            let config = random_small_board(&mut rng);
             let game = FlagGame::new(&config, 0);
             if game.status() != Status::Running {
                 continue;

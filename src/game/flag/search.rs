@@ -241,7 +241,7 @@ impl Planner<FlagGame> for AnytimeSearch {
 mod tests {
     use super::*;
     use crate::game::flag::designer::{DesignerSettings, design};
-    use crate::game::flag::{Tile, play_moves};
+    use crate::game::flag::play_moves;
     use crate::game::{OutcomeKind, Status};
     use crate::rng::GameRng;
 
@@ -306,48 +306,11 @@ mod tests {
 
     #[test]
     fn agrees_with_a_naive_oracle_on_whether_small_boards_are_solvable() {
-        use std::collections::{HashSet, VecDeque};
-        let solvable = |config: &Config| {
-            let mut seen = HashSet::new();
-            let mut queue = VecDeque::from([FlagGame::new(config, 0)]);
-            let mut legal = Vec::new();
-            while let Some(game) = queue.pop_front() {
-                if matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won) {
-                    return true;
-                }
-                legal.clear();
-                game.legal_actions(&mut legal);
-                for &dir in &legal {
-                    let mut next = game.clone();
-                    next.step(dir).unwrap();
-                    if seen.insert((next.position(), next.visits().to_vec())) {
-                        queue.push_back(next);
-                    }
-                }
-            }
-            false
-        };
-        let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Stone];
+        use crate::game::flag::exact::tests::{oracle, random_small_board};
         let mut rng = GameRng::from_seed(23);
         let (mut wins, mut losses) = (0, 0);
         for case in 0..400 {
-            let (width, height) = (3 + rng.below(2) as u16, 3);
-            let n_cells = usize::from(width * height);
-            let mut setup = super::super::FlagSetup {
-                width,
-                height,
-                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
-                start_col: 0,
-                start_row: 0,
-            };
-            setup.tiles[rng.below(n_cells as u32) as usize] = Tile::Flag;
-            let start = rng.below(n_cells as u32) as usize;
-            if setup.tiles[start] == Tile::Hole {
-                setup.tiles[start] = Tile::Fragile;
-            }
-            (setup.start_col, setup.start_row) =
-                ((start % usize::from(width)) as u16, (start / usize::from(width)) as u16);
-            let config = Config::try_from(setup).unwrap();
+            let config = random_small_board(&mut rng);
             let game = FlagGame::new(&config, 0);
             if game.status() != Status::Running {
                 continue;
@@ -361,7 +324,7 @@ mod tests {
                 }
                 Found::NoSolution => false,
             };
-            assert_eq!(found, solvable(&config), "case {case}:\n{}", game.render());
+            assert_eq!(found, oracle(&config).is_some(), "case {case}:\n{}", game.render());
             if found { wins += 1 } else { losses += 1 }
         }
         assert!(wins > 50 && losses > 50, "{wins} solvable, {losses} unsolvable: widen the sample");

@@ -56,7 +56,9 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use crate::game::pipes::dfs::{BUDGET_POLL_STATES, Found, SearchTree, WRITE_UP_TURNS, play_search, small_board};
+use crate::game::pipes::dfs::{
+    BUDGET_POLL_STATES, Found, SearchTree, WRITE_UP_TURNS, play_search, small_board, write_up_limits,
+};
 use crate::game::pipes::small::{MAX_SMALL_TILES, Variant};
 use crate::game::pipes::{PipesGame, Rotate, moves_between};
 use crate::plan::{Budget, Decision, PlanError, Planner, StoredPlan};
@@ -229,15 +231,7 @@ pub(crate) fn search_write_up(game: &PipesGame, max_states: u64, budget: &Budget
             }
             return Err(no_solution(expanded));
         }
-        let stored = (open.len() + tree.len()) as u64;
-        if stored >= max_states {
-            return Err(PlanError::GaveUp(format!("gave up after {stored} states ({expanded} expanded)")));
-        }
-        if expanded % BUDGET_POLL_STATES == 0 {
-            if let Some(error) = budget.exhausted() {
-                return Err(error);
-            }
-        }
+        write_up_limits((open.len() + tree.len()) as u64, expanded, max_states, budget)?;
     }
     Ok(Found { moves: tree.path_to(record), expanded, distinct: visited.len() as u64 })
 }

@@ -153,6 +153,21 @@ struct Pending {
     step: Rotate,
 }
 
+/// The write-up searches' two stops, checked once per state taken: the
+/// states held (stack or lists and the tree, copies included) against
+/// `max_states`, and the budget every [`BUDGET_POLL_STATES`] states.
+pub(crate) fn write_up_limits(held: u64, expanded: u64, max_states: u64, budget: &Budget) -> Result<(), PlanError> {
+    if held >= max_states {
+        return Err(PlanError::GaveUp(format!("gave up after {held} states ({expanded} expanded)")));
+    }
+    if expanded % BUDGET_POLL_STATES == 0 {
+        if let Some(error) = budget.exhausted() {
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
 /// The write-up's search from the tiles as they are in `game`.
 pub(crate) fn search_write_up(game: &PipesGame, max_states: u64, budget: &Budget) -> Result<Found, PlanError> {
     let board = small_board(game, "dfs")?;
@@ -191,15 +206,7 @@ pub(crate) fn search_write_up(game: &PipesGame, max_states: u64, budget: &Budget
             }
             return Err(no_solution(expanded));
         }
-        let stored = (stack.len() + tree.len()) as u64;
-        if stored >= max_states {
-            return Err(PlanError::GaveUp(format!("gave up after {stored} states ({expanded} expanded)")));
-        }
-        if expanded % BUDGET_POLL_STATES == 0 {
-            if let Some(error) = budget.exhausted() {
-                return Err(error);
-            }
-        }
+        write_up_limits((stack.len() + tree.len()) as u64, expanded, max_states, budget)?;
     }
     Ok(Found { moves: tree.path_to(record), expanded, distinct: visited.len() as u64 })
 }
