@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::support::tickbot;
+use crate::support::{assert_bad_input, tickbot};
 
 /// A small xorshift for synthetic results (test data only, no game state).
 fn next(state: &mut u64) -> u64 {
@@ -195,26 +195,23 @@ fn stats_refuses_bad_input_naming_the_line_and_the_flag() {
     let damaged = good.replacen("\"ticks\":", "\"ticks\":\"x", 3).replacen("\"ticks\":\"x", "\"ticks\":", 2);
     std::fs::write(dir.path().join("middle.jsonl"), damaged).unwrap();
     std::fs::write(dir.path().join("damaged.jsonl.gz"), "not gzip at all\n").unwrap();
-    #[track_caller]
-    fn check(dir: &Path, args: &[&str], fragment: &str) {
-        let output = tickbot(dir).args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains(fragment), "{args:?} should say {fragment:?}: {stderr}");
-    }
-    check(
+    assert_bad_input(
         dir.path(),
         &["stats", "bad.jsonl"],
         "bad.jsonl:1:7: not a results line: invalid type: integer `1`, expected a string\n",
     );
-    check(dir.path(), &["stats", "middle.jsonl"], "middle.jsonl:3:");
-    check(dir.path(), &["stats", "damaged.jsonl.gz"], "damaged.jsonl.gz");
-    check(dir.path(), &["stats", "bad.jsonl", "--by", "seed"], "--by seed: \"seed\" is not a field to group by");
-    check(dir.path(), &["stats", "nowhere"], "nowhere: no such file or directory");
-    check(dir.path(), &["stats", "."], "has no results.jsonl: not a session directory");
-    check(dir.path(), &["stats", "--compare", "a", "b"], "neither a session directory nor a results file");
+    assert_bad_input(dir.path(), &["stats", "middle.jsonl"], "middle.jsonl:3:");
+    assert_bad_input(dir.path(), &["stats", "damaged.jsonl.gz"], "damaged.jsonl.gz");
+    assert_bad_input(
+        dir.path(),
+        &["stats", "bad.jsonl", "--by", "seed"],
+        "--by seed: \"seed\" is not a field to group by",
+    );
+    assert_bad_input(dir.path(), &["stats", "nowhere"], "nowhere: no such file or directory");
+    assert_bad_input(dir.path(), &["stats", "."], "has no results.jsonl: not a session directory");
+    assert_bad_input(dir.path(), &["stats", "--compare", "a", "b"], "neither a session directory nor a results file");
     std::fs::create_dir(dir.path().join("empty")).unwrap();
-    check(dir.path(), &["stats", "--logs", "empty"], "holds no *.jsonl log files");
+    assert_bad_input(dir.path(), &["stats", "--logs", "empty"], "holds no *.jsonl log files");
 }
 
 /// `tickbot [GLOBAL...] run ARGS...` in `dir`.
