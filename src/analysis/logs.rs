@@ -6,8 +6,9 @@
 //!
 //! Memory is flat in the log's length: per planner two histograms (see the
 //! parent module), the planners of the games running at a time (a `plan`
-//! event written before the planner was named in it is matched to its
-//! game's `game_start`), and at most [`MESSAGES_KEPT`] distinct messages.
+//! event names its planner; one from an older log that does not is matched
+//! to its game's `game_start` by id), and at most [`MESSAGES_KEPT`]
+//! distinct messages.
 
 use std::collections::BTreeMap;
 use std::io::BufRead;

@@ -242,9 +242,9 @@ struct RecordedLine {
     planner_us: u64,
 }
 
-/// A whole results line, read back: the fields of a `GameRecord` in the
-/// same order, owned, so that a line read and written again is the same
-/// bytes (what `merge` relies on).
+/// A whole results line, read back (`tickbot stats` reads these): the
+/// fields of a `GameRecord` in the same order, owned, so that a line read
+/// and written again is the same bytes.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 pub struct ResultLine {
     pub id: String,
