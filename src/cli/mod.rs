@@ -15,6 +15,7 @@ pub mod pipes;
 pub mod run;
 pub mod slide;
 pub mod snake;
+pub mod stats;
 pub mod view;
 
 use common::{EXIT_CODES, RunOptions};
@@ -52,6 +53,12 @@ pub enum Command {
     /// game and planner, about a minute). `--resume DIR` continues a stopped one.
     #[command(after_help = EXIT_CODES, subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
     Run(RunArgs),
+    /// What finished sessions say: per entry (or --by game,planner, level) the
+    /// outcomes, win rate with a 95% interval, mean score, percentiles of ticks and
+    /// planner time, the slowest and failed games with their replays; --compare two
+    /// sessions or entries; --logs for planning time per planner and warnings.
+    #[command(after_help = EXIT_CODES)]
+    Stats(stats::StatsArgs),
     /// Play one game, optionally recording its replay.
     #[command(subcommand)]
     Play(PlayGame),

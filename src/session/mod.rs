@@ -680,6 +680,7 @@ async fn play_game<G: Game, P: Planner<G>>(
         if let Some(stats) = decision.planned {
             debug!(
                 id = %id,
+                planner = planner_name,
                 tick,
                 kind = stats.kind,
                 nodes = stats.nodes,

@@ -242,6 +242,29 @@ struct RecordedLine {
     planner_us: u64,
 }
 
+/// A whole results line, read back (`tickbot stats` reads these): the
+/// fields of a `GameRecord` in the same order, owned, so that a line read
+/// and written again is the same bytes.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct ResultLine {
+    pub id: String,
+    pub entry: String,
+    pub index: u64,
+    pub game: String,
+    pub level: String,
+    pub planner: String,
+    pub seed: u64,
+    pub outcome: OutcomeKind,
+    pub reason: String,
+    pub ticks: u32,
+    pub score: i64,
+    #[serde(default)]
+    pub planner_us: u64,
+    #[serde(default)]
+    pub elapsed_us: u64,
+    pub replay: Option<PathBuf>,
+}
+
 /// The results file, open for appending.
 #[derive(Debug)]
 pub struct ResultsFile {
