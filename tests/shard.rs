@@ -8,9 +8,12 @@
 //! variables are refused; and the deploy manifests agree with the code.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 use tempfile::TempDir;
 
+use tickbot::progress::Progress;
+use tickbot::session::merge::{Merge, MergeError};
 use tickbot::session::shard::{
     COUNT_VARIABLES, INDEX_VARIABLES, KUBERNETES_INDEX, SHARD_COUNT, SLURM_COUNT, SLURM_INDEX, SLURM_MIN,
 };
@@ -211,6 +214,23 @@ fn shards_of_other_sessions_a_used_out_and_bad_shard_choices_are_refused() {
         &["nowhere has no manifest.json"],
     );
     assert!(!dir.join("m").exists());
+    // Stopped (Ctrl-C) part way: nothing at --out, nothing half-built beside it.
+    let merge = Merge::open(&[dir.join("shard-0"), dir.join("shard-1")], &Progress::default()).unwrap();
+    let stopped = merge.write(&dir.join("m"), &Progress::default(), &AtomicBool::new(true));
+    assert!(matches!(stopped, Err(MergeError::Interrupted { .. })), "{stopped:?}");
+    let left: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().map(|entry| entry.file_name()).collect();
+    assert!(left.iter().all(|name| !name.to_string_lossy().contains("merging")), "{left:?}");
+    assert!(!dir.join("m").exists());
+    // Onto another filesystem the replays are copied, and the report says so.
+    if let Some(other) = other_filesystem(dir) {
+        let out = other.path().join("m");
+        tickbot(dir)
+            .args(["merge", "shard-0", "shard-1", "--out", out.to_str().unwrap()])
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("16 copied (another filesystem"));
+        tickbot(dir).arg("replay").arg("verify").arg(out.join("replays")).assert().success();
+    }
 
     // A shard resumes only as itself, whichever way the shard is asked for.
     check_refused(
@@ -245,6 +265,20 @@ fn shards_of_other_sessions_a_used_out_and_bad_shard_choices_are_refused() {
         &["disagree on the shard index"],
     );
     assert!(!dir.join("x").exists());
+}
+
+/// A temporary directory on another filesystem than `dir` (a Linux tmpfs),
+/// if there is one.
+#[allow(clippy::print_stderr)] // says when the check is skipped
+fn other_filesystem(dir: &Path) -> Option<TempDir> {
+    use std::os::unix::fs::MetadataExt;
+    let other = TempDir::new_in("/dev/shm").ok()?;
+    let device = |path: &Path| std::fs::metadata(path).map(|metadata| metadata.dev()).ok();
+    if device(other.path()) == device(dir) {
+        eprintln!("skipped the copy check: /dev/shm is on the same filesystem as the temporary directory");
+        return None;
+    }
+    Some(other)
 }
 
 fn yaml_documents(path: &Path) -> Vec<serde_norway::Value> {
