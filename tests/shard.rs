@@ -116,7 +116,7 @@ fn three_shards_one_killed_and_resumed_merge_into_exactly_the_unsplit_session() 
         .args(["merge", "shard-2", "shard-0", "shard-1", "shard-0-again", "--out", "s"])
         .assert()
         .success()
-        .stdout(predicates::str::contains("26 games in the session, 26 recorded (9 recorded twice"))
+        .stdout(predicates::str::contains("26 games in the session, 26 recorded (9 recorded twice, kept from the first"))
         .stdout(predicates::str::contains("26 hard-linked"));
     let merged = std::fs::read_to_string(dir.join("s/results.jsonl")).unwrap();
     let whole = std::fs::read_to_string(unsplit.path().join("s/results.jsonl")).unwrap();

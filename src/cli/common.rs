@@ -19,7 +19,8 @@ Exit codes:
   1    `replay verify`/`show`: a replay diverged (an action that is illegal where it
        was recorded, or a state hash that differs, at some tick; `show` says so
        for `--tick` at or after that tick and for `--all`)
-  2    bad command line or bad input (an unreadable or invalid map, a missing file, ...)
+  2    bad command line or bad input (an unreadable or invalid map, a missing file, a
+       shard's variables that disagree or are not numbers, ...)
   3    `replay verify`/`show`/`upgrade`: a file is not a valid replay (foreign, truncated,
        unsupported format version, corrupt or damaged, or an action code that stands
        for no action); 1 takes precedence when both occur

@@ -73,12 +73,15 @@ pub fn execute(args: MergeArgs) -> Result<Exit, Failure> {
     } else {
         format!("an open-ended session, {} games up to the highest id recorded per entry", merge.expected)
     };
-    println!(
-        "  {expected}, {} recorded ({} recorded twice, the first directory's kept; {} torn last lines left out)",
-        merge.games(),
-        merge.duplicates,
-        merge.torn_lines
-    );
+    let mut notes = Vec::new();
+    if merge.duplicates > 0 {
+        notes.push(format!("{} recorded twice, kept from the first directory given", merge.duplicates));
+    }
+    if merge.torn_lines > 0 {
+        notes.push(format!("{} torn last lines of killed shards left out", merge.torn_lines));
+    }
+    let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join("; ")) };
+    println!("  {expected}, {} recorded{notes}", merge.games());
     let missing = &merge.missing;
     if missing.games > 0 {
         println!("  missing {} games:", missing.games);
