@@ -116,7 +116,9 @@ fn three_shards_one_killed_and_resumed_merge_into_exactly_the_unsplit_session() 
         .args(["merge", "shard-2", "shard-0", "shard-1", "shard-0-again", "--out", "s"])
         .assert()
         .success()
-        .stdout(predicates::str::contains("26 games in the session, 26 recorded (9 recorded twice, kept from the first"))
+        .stdout(predicates::str::contains(
+            "26 games in the session, 26 recorded (9 recorded twice, kept from the first",
+        ))
         .stdout(predicates::str::contains("26 hard-linked"));
     let merged = std::fs::read_to_string(dir.join("s/results.jsonl")).unwrap();
     let whole = std::fs::read_to_string(unsplit.path().join("s/results.jsonl")).unwrap();
@@ -290,6 +292,10 @@ fn yaml_documents(path: &Path) -> Vec<serde_norway::Value> {
         .collect()
 }
 
+fn merge_args(document: &serde_norway::Value) -> String {
+    document["spec"]["template"]["spec"]["containers"][0]["args"][0].as_str().unwrap().to_string()
+}
+
 /// Every `$NAME` or `${NAME...}` a shell text names.
 fn shell_variables(text: &str) -> Vec<String> {
     let mut names = Vec::new();
@@ -323,6 +329,11 @@ fn the_deploy_manifests_parse_and_agree_with_the_code() {
     let count = env.iter().find(|variable| variable["name"].as_str() == Some(SHARD_COUNT)).unwrap();
     assert_eq!(count["value"].as_str(), Some(completions.to_string().as_str()), "{SHARD_COUNT} must equal completions");
     let script = container["args"][0].as_str().unwrap();
+    let merge_script = merge_args(&yaml_documents(&deploy.join("kubernetes/merge.yaml"))[0]);
+    for text in [script, merge_script.as_str()] {
+        let status = std::process::Command::new("sh").args(["-n", "-c", text]).status().unwrap();
+        assert!(status.success(), "sh -n: {text}");
+    }
     assert!(shell_variables(script).contains(&KUBERNETES_INDEX.to_string()), "{script}");
     assert!(script.contains("run --resume") && script.contains("manifest.json"), "a retried pod resumes: {script}");
     let fail_on = &spec["podFailurePolicy"]["rules"][0]["onExitCodes"];
@@ -339,7 +350,7 @@ fn the_deploy_manifests_parse_and_agree_with_the_code() {
     assert_eq!(volume["spec"]["accessModes"][0].as_str(), Some("ReadWriteMany"));
     assert_eq!(claim(shards), volume["metadata"]["name"].as_str().map(String::from));
     assert_eq!(claim(merge), claim(shards));
-    assert!(merge["spec"]["template"]["spec"]["containers"][0]["args"][0].as_str().unwrap().contains("tickbot merge"));
+    assert!(merge_args(merge).contains("tickbot merge"));
 
     // Slurm: scripts bash accepts, an array of tasks 0 to N-1, the variables tickbot reads.
     for script in ["slurm/shards.sbatch", "slurm/merge.sbatch"] {
