@@ -125,8 +125,14 @@ pub fn execute(args: MergeArgs) -> Result<Exit, Failure> {
     };
     println!("  replays in {out}/{REPLAY_DIR}/: {how}");
     println!("  {out}/{MANIFEST_FILE}: the whole session (check: tickbot replay verify {out}/{REPLAY_DIR})");
-    if missing.games > 0 {
+    if missing.games > 0 && merge.bounded {
         println!("  partial: `tickbot run --resume {out}` plays the {} missing games", missing.games);
+    } else if missing.games > 0 {
+        println!(
+            "  partial: `tickbot run --resume {out} --duration TIME` plays the {} missing games, then goes on \
+             (the session has no fixed number of games)",
+            missing.games
+        );
     }
     Ok(Exit::Success)
 }

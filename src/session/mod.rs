@@ -1029,6 +1029,22 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_shard_plays_exactly_its_games_and_counts_only_them() {
+        let mut session =
+            config(vec![entry("a", 5, 8, || walker(0)), entry("b", 4, 8, || walker(0))], Duration::from_secs(5));
+        session.shard = Shard::new(1, 3).unwrap();
+        let progress = session.progress.games.clone();
+        let dir = tempfile::tempdir().unwrap();
+        let (held, results, recovered) = open(dir.path());
+        let report = run(session, Some((&held, results, recovered)), std::future::pending()).await;
+        let mut ids: Vec<String> =
+            lines(&held.results_path()).iter().map(|line| line["id"].as_str().unwrap().to_string()).collect();
+        ids.sort();
+        assert_eq!(ids, ["a/000001", "a/000004", "b/000001"]);
+        assert_eq!((report.overall.games, progress.total(), progress.done()), (3, 3, 3));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_planner_over_its_budget_ends_its_game_as_a_timeout() {
         let report = run(
             config(vec![entry("slow", 1, 30, || walker(30))], Duration::from_millis(5)),
