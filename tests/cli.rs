@@ -8,7 +8,7 @@ use std::process::Command as StdCommand;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::support::{replay_files, tickbot};
+use crate::support::{assert_bad_input, replay_files, tickbot};
 
 fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).expect("readable file");
@@ -81,11 +81,7 @@ fn play_records_identical_bytes_for_the_same_seed_and_show_draws_the_board() {
         .assert()
         .success()
         .stdout(predicate::str::contains("seed      7").and(predicate::str::contains("tick 3  length 4")));
-    tickbot(dir.path())
-        .args(["replay", "show", "a.tbr", "--tick", "999999"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("past the end of the replay"));
+    assert_bad_input(dir.path(), &["replay", "show", "a.tbr", "--tick", "999999"], "past the end of the replay");
 }
 
 #[test]
@@ -173,21 +169,9 @@ fn verify_json_names_the_divergent_tick_and_action() {
 fn bad_maps_name_the_file_line_and_column() {
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("broken.txt"), "# a map\nXXXX\nX..X\nX.?X\nXXXX\n").unwrap();
-    tickbot(dir.path())
-        .args(["play", "snake", "--map", "broken.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("broken.txt:4:3: unexpected '?'"));
-    tickbot(dir.path())
-        .args(["play", "snake", "--map", "missing.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cannot read map missing.txt"));
-    tickbot(dir.path())
-        .args(["play", "snake", "--size", "2x2"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--size 2x2:"));
+    assert_bad_input(dir.path(), &["play", "snake", "--map", "broken.txt"], "broken.txt:4:3: unexpected '?'");
+    assert_bad_input(dir.path(), &["play", "snake", "--map", "missing.txt"], "cannot read map missing.txt");
+    assert_bad_input(dir.path(), &["play", "snake", "--size", "2x2"], "--size 2x2:");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::support::{replay_files, repo_path, tickbot};
+use crate::support::{assert_bad_input, replay_files, repo_path, tickbot};
 
 fn map(name: &str) -> String {
     repo_path(&format!("maps/flag/{name}")).display().to_string()
@@ -47,11 +47,7 @@ fn the_write_ups_ga_wins_a_round_and_says_so_in_its_parameters() {
     tickbot(dir.path()).args(["replay", "show", "w.tbr"]).assert().success().stdout(predicate::str::contains(
         "mutation=swap70-else-reset fitness=owed+distance void_penalty=0 crossover=one-child",
     ));
-    tickbot(dir.path())
-        .args(["play", "flag", "--planner", "ga", "--mutation-rate", "101"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--mutation-rate"));
+    assert_bad_input(dir.path(), &["play", "flag", "--planner", "ga", "--mutation-rate", "101"], "--mutation-rate");
 }
 
 #[test]
@@ -69,28 +65,16 @@ fn a_map_without_solution_gets_a_clean_verdict() {
 fn broken_maps_and_bad_parameters_are_bad_input() {
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("broken.txt"), "# a map\nstart 0 0\n11F\n1?1\n").unwrap();
-    tickbot(dir.path())
-        .args(["play", "flag", "--map", "broken.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("broken.txt:4:2: unexpected '?'"));
+    assert_bad_input(dir.path(), &["play", "flag", "--map", "broken.txt"], "broken.txt:4:2: unexpected '?'");
     std::fs::write(dir.path().join("ragged.txt"), "start 0 0\n11F\n11\n").unwrap();
-    tickbot(dir.path())
-        .args(["play", "flag", "--map", "ragged.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("ragged.txt:3:3: row has 2 cells"));
+    assert_bad_input(dir.path(), &["play", "flag", "--map", "ragged.txt"], "ragged.txt:3:3: row has 2 cells");
     std::fs::write(dir.path().join("nostart.txt"), "start 1 0\n1.F\n").unwrap();
-    tickbot(dir.path())
-        .args(["play", "flag", "--map", "nostart.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("nostart.txt:1: the start (column 1, row 0) is on a hole"));
-    tickbot(dir.path())
-        .args(["play", "flag", "--planner", "ga", "--parents", "99"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("bad GA parameters"));
+    assert_bad_input(
+        dir.path(),
+        &["play", "flag", "--map", "nostart.txt"],
+        "nostart.txt:1: the start (column 1, row 0) is on a hole",
+    );
+    assert_bad_input(dir.path(), &["play", "flag", "--planner", "ga", "--parents", "99"], "bad GA parameters");
 }
 
 #[test]
@@ -203,18 +187,14 @@ fn designer_maps_come_with_their_witness_and_the_search_planner_wins_them() {
         .success()
         .stdout(predicate::str::contains("planner   search improve_nodes=100000"));
     // Bad designer flags are bad input, named.
-    tickbot(dir.path())
-        .args(["gen", "flag", "--size", "10x10", "--walk", "0"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--walk must be 1..=100000"));
+    assert_bad_input(dir.path(), &["gen", "flag", "--size", "10x10", "--walk", "0"], "--walk must be 1..=100000");
     tickbot(dir.path()).args(["gen", "flag", "--size", "10x10", "--walk", "50", "--stones", "2"]).assert().code(2);
     tickbot(dir.path()).args(["gen", "flag", "--size", "10x10", "--revisit", "50"]).assert().code(2);
-    tickbot(dir.path())
-        .args(["bench", "flag", "--planner", "search", "--generated", "8x8", "--walk", "9-x"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("expected a walk length like 250 or a range like 150-350"));
+    assert_bad_input(
+        dir.path(),
+        &["bench", "flag", "--planner", "search", "--generated", "8x8", "--walk", "9-x"],
+        "expected a walk length like 250 or a range like 150-350",
+    );
 }
 
 #[test]

@@ -13,7 +13,7 @@ use tickbot::game::locm::view::View;
 use tickbot::game::locm::{Action, Config, DeckRandomness, JavaSeeds, LocmGame};
 use tickbot::game::{Game, Status};
 
-use crate::support::{repo_path, tickbot};
+use crate::support::{assert_bad_input, repo_path, tickbot};
 
 /// One recorded match: the seeds, each turn's (player, input, output) in
 /// play order, and the winner.
@@ -291,25 +291,17 @@ fn bench_reports_the_documented_keys() {
 #[test]
 fn bad_bots_card_lists_and_genomes_are_exit_code_2_with_file_and_line() {
     let dir = TempDir::new().unwrap();
-    tickbot(dir.path())
-        .args(["play", "locm", "--draft", "wizard,icebox"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unknown draft bot \"wizard\""));
+    assert_bad_input(dir.path(), &["play", "locm", "--draft", "wizard,icebox"], "unknown draft bot \"wizard\"");
     let cards = std::fs::read_to_string(repo_path("maps/locm/cardlist.txt")).unwrap();
     let broken = cards.replacen("3 ; Beavrat ; creature", "3 ; Beavrat ; monster", 1);
     std::fs::write(dir.path().join("cards.txt"), broken).unwrap();
-    tickbot(dir.path())
-        .args(["play", "locm", "--cards", "cards.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("cards.txt:3:15: type: expected creature"));
+    assert_bad_input(dir.path(), &["play", "locm", "--cards", "cards.txt"], "cards.txt:3:15: type: expected creature");
     std::fs::write(dir.path().join("genome.txt"), "1 2 3\n4 oops\n").unwrap();
-    tickbot(dir.path())
-        .args(["match", "locm", "--draft", "genome:genome.txt,icebox", "--games", "2"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("genome.txt:2:3: expected a number"));
+    assert_bad_input(
+        dir.path(),
+        &["match", "locm", "--draft", "genome:genome.txt,icebox", "--games", "2"],
+        "genome.txt:2:3: expected a number",
+    );
     let priorities: Vec<String> = (0..160).map(|index| (160 - index).to_string()).collect();
     std::fs::write(dir.path().join("genome.txt"), priorities.join("\n")).unwrap();
     tickbot(dir.path())
@@ -411,11 +403,11 @@ fn an_evolution_killed_or_interrupted_and_resumed_ends_byte_identical() {
         .assert()
         .success();
     // A finished run refuses to start over in the same directory.
-    tickbot(dir.path())
-        .args(["evolve", "draft", "--out", "whole"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("already holds a draft evolution: continue it with --resume"));
+    assert_bad_input(
+        dir.path(),
+        &["evolve", "draft", "--out", "whole"],
+        "already holds a draft evolution: continue it with --resume",
+    );
 }
 
 /// The `points` of every polyline with exactly `len` points, in document order.
@@ -502,25 +494,21 @@ fn bad_evolution_flags_and_files_are_exit_code_2_naming_the_value() {
             .code(2)
             .stderr(predicate::str::contains(expected));
     }
-    tickbot(dir.path())
-        .args(["evolve", "draft", "--resume", "nowhere"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("nowhere"));
+    assert_bad_input(dir.path(), &["evolve", "draft", "--resume", "nowhere"], "nowhere");
     std::fs::create_dir_all(dir.path().join("broken/generations")).unwrap();
     std::fs::write(dir.path().join("broken/generations/0000.json"), "{\"format\":\n  oops}").unwrap();
-    tickbot(dir.path())
-        .args(["evolve", "draft", "--resume", "broken"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("0000.json:2:3: not a draft evolution checkpoint"));
+    assert_bad_input(
+        dir.path(),
+        &["evolve", "draft", "--resume", "broken"],
+        "0000.json:2:3: not a draft evolution checkpoint",
+    );
     let short: Vec<String> = (0..159).map(|index| index.to_string()).collect();
     std::fs::write(dir.path().join("short.txt"), short.join(" ")).unwrap();
-    tickbot(dir.path())
-        .args(["match", "locm", "--draft", "genome:short.txt,closetai"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("short.txt: 159 priorities; expected one per card, 160"));
+    assert_bad_input(
+        dir.path(),
+        &["match", "locm", "--draft", "genome:short.txt,closetai"],
+        "short.txt: 159 priorities; expected one per card, 160",
+    );
 }
 
 #[test]

@@ -16,7 +16,7 @@ use tickbot::game::{Game, OutcomeKind};
 use tickbot::plan::{Budget, PlanError, Planner, PlayError};
 use tickbot::replay::{self, Replay};
 
-use crate::support::{repo_path, tickbot};
+use crate::support::{assert_bad_input, repo_path, tickbot};
 
 /// An independent solved check: it shares no code with the game's rules.
 /// Every pipe end must meet a pipe end of its neighbour (on a torus the
@@ -363,17 +363,13 @@ fn play_records_a_replay_that_verifies_and_shows() {
 fn a_broken_puzzle_names_file_line_and_column() {
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("broken.txt"), "# broken\n3 2 nowrap 1 1\n4a2\n4x2\n").unwrap();
-    tickbot(dir.path())
-        .args(["play", "pipes", "--map", "broken.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("broken.txt:4:2: unexpected 'x'"));
+    assert_bad_input(dir.path(), &["play", "pipes", "--map", "broken.txt"], "broken.txt:4:2: unexpected 'x'");
     std::fs::write(dir.path().join("short.txt"), "3 2 nowrap 1 1\n4a\n").unwrap();
-    tickbot(dir.path())
-        .args(["play", "pipes", "--map", "short.txt"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("short.txt:2:3: row has 2 tiles, expected 3"));
+    assert_bad_input(
+        dir.path(),
+        &["play", "pipes", "--map", "short.txt"],
+        "short.txt:2:3: row has 2 tiles, expected 3",
+    );
 }
 
 #[test]

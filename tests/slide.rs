@@ -18,7 +18,7 @@ use tickbot::game::slide::{Config, Goal, SlideGame};
 use tickbot::plan::Planner;
 use tickbot::replay::{self, Replay};
 
-use crate::support::{self, repo_path};
+use crate::support::{self, assert_bad_input, repo_path};
 
 const WRITE_UP_START: &str = "7 3 0 8 1 4 6 2 5";
 const WRITE_UP_PRINTED: &str = "7 3 0 8 1 4 6 5 2";
@@ -32,11 +32,11 @@ fn tickbot(dir: &Path) -> Command {
 #[test]
 fn the_write_ups_printed_start_is_rejected_as_unsolvable() {
     let dir = TempDir::new().unwrap();
-    tickbot(dir.path())
-        .args(["play", "slide", "--tiles", WRITE_UP_PRINTED, "--planner", "astar"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unsolvable: this board has the wrong permutation parity"));
+    assert_bad_input(
+        dir.path(),
+        &["play", "slide", "--tiles", WRITE_UP_PRINTED, "--planner", "astar"],
+        "unsolvable: this board has the wrong permutation parity",
+    );
 }
 
 #[test]
@@ -84,11 +84,7 @@ fn bad_instance_files_name_the_file_line_and_problem() {
     ];
     for (text, expected) in cases {
         std::fs::write(dir.path().join("bad.txt"), text).unwrap();
-        tickbot(dir.path())
-            .args(["bench", "slide", "--instances", "bad.txt", "--planner", "astar"])
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains(expected));
+        assert_bad_input(dir.path(), &["bench", "slide", "--instances", "bad.txt", "--planner", "astar"], expected);
     }
 }
 

@@ -10,7 +10,7 @@ use tickbot::game::snake::cycle::Cycle;
 use tickbot::game::snake::{Config, SnakeGame, SnakeSetup, StartRule};
 use tickbot::replay;
 
-use crate::support::{chuyangliu, open_board, tickbot};
+use crate::support::{assert_bad_input, chuyangliu, open_board, tickbot};
 
 #[track_caller]
 fn check_same_bytes_and_verifies(config: &Config, seed: u64) {
@@ -51,14 +51,10 @@ fn the_command_line_offers_random_starts_and_the_write_up() {
         .assert()
         .success()
         .stdout(predicate::str::contains("\"planner\":\"bfs-tail\"").and(predicate::str::contains("write_up=true")));
-    tickbot(dir.path())
-        .args(["play", "snake", "--preset", "chuyangliu", "--write-up", "--planner", "cycle"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("--write-up plays bfs-tail's 2013 program"));
-    tickbot(dir.path())
-        .args(["play", "snake", "--size", "8x8", "--start", "somewhere"])
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("or random"));
+    assert_bad_input(
+        dir.path(),
+        &["play", "snake", "--preset", "chuyangliu", "--write-up", "--planner", "cycle"],
+        "--write-up plays bfs-tail's 2013 program",
+    );
+    assert_bad_input(dir.path(), &["play", "snake", "--size", "8x8", "--start", "somewhere"], "or random");
 }

@@ -67,3 +67,9 @@ pub fn replay_files(dir: &Path) -> Vec<PathBuf> {
     found.sort();
     found
 }
+
+/// Runs the binary with `args` in `dir` and checks that it refuses them as
+/// bad input: exit code 2, and `message` in what it prints on stderr.
+pub fn assert_bad_input(dir: &Path, args: &[&str], message: &str) {
+    tickbot(dir).args(args).assert().code(2).stderr(predicates::str::contains(message));
+}

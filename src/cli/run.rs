@@ -550,7 +550,7 @@ fn print_table(report: &SessionReport) {
     let all = &report.overall;
     println!(
         "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {} (panic {}, timeout {}, illegal \
-         {}){interrupted}",
+         {}); mean score {:.2}, best {}{interrupted}",
         all.games,
         all.won,
         all.lost,
@@ -559,13 +559,13 @@ fn print_table(report: &SessionReport) {
         all.faults(),
         all.panic,
         all.timeout,
-        all.illegal
-    );
-    println!(
-        "  this run: {} games in {:.2} s, mean score {:.2}, best {}",
-        report.played_now,
-        report.elapsed_us as f64 / 1e6,
+        all.illegal,
         all.mean_score(),
         all.best_score
     );
+    if report.played_now == 0 && report.stopped_by.is_none() && !report.interrupted && !report.timed_out {
+        println!("  this run: nothing left to play, the session is complete");
+    } else {
+        println!("  this run: {} games in {:.2} s", report.played_now, report.elapsed_us as f64 / 1e6);
+    }
 }

@@ -852,7 +852,7 @@ mod tests {
                 match self.misbehaviour {
                     Misbehaviour::None => {}
                     Misbehaviour::Panic => panic!("walker fell over"),
-                    Misbehaviour::Overrun => std::thread::sleep(Duration::from_millis(1500)),
+                    Misbehaviour::Overrun => std::thread::sleep(Duration::from_millis(3000)),
                     Misbehaviour::Illegal => return Ok(Decision { action: Dir::Left, planned: None }),
                 }
             }
@@ -908,8 +908,9 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn planner_faults_are_outcomes_and_the_other_games_go_on() {
-        // The budget leaves room for a panic's backtrace to be printed
-        // (slow where RUST_BACKTRACE is set): only the overrun exceeds it.
+        // The budget is wide, so that on a loaded machine neither a panic's
+        // backtrace (slow where RUST_BACKTRACE is set) nor a walker's move is
+        // over it: only the overrun, which sleeps well past budget and grace.
         let dir = tempfile::tempdir().unwrap();
         let faulty = |misbehaviour| move || Walker { misbehaviour, ..walker(0) };
         let entries = vec![
@@ -920,7 +921,7 @@ mod tests {
         ];
         let (held, results, recovered) = open(dir.path());
         let report =
-            run(config(entries, Duration::from_millis(500)), Some((&held, results, recovered)), std::future::pending())
+            run(config(entries, Duration::from_secs(2)), Some((&held, results, recovered)), std::future::pending())
                 .await;
         assert!(report.stopped_by.is_none(), "{:?}", report.stopped_by);
         let totals = |name: &str| report.entries.iter().find(|entry| entry.name == name).unwrap().totals.clone();
@@ -932,7 +933,7 @@ mod tests {
         let panic = outcome("panic/000000");
         assert_eq!(panic["outcome"], "panic");
         assert!(panic["reason"].as_str().unwrap().contains("walker fell over"), "{panic}");
-        assert!(outcome("overrun/000000")["reason"].as_str().unwrap().contains("move budget of 500 ms at tick 3"));
+        assert!(outcome("overrun/000000")["reason"].as_str().unwrap().contains("move budget of 2000 ms at tick 3"));
         let illegal = outcome("illegal/000000");
         assert!(illegal["reason"].as_str().unwrap().contains("illegal action at tick 3"), "{illegal}");
         // Each fault's replay is kept up to the tick before it, and verifies.
@@ -959,7 +960,15 @@ mod tests {
 
         let parts = tempfile::tempdir().unwrap();
         let (held, results, recovered) = open(parts.path());
-        let shutdown = tokio::time::sleep(Duration::from_millis(120));
+        // Shut down once the first game is recorded: an event, not a clock,
+        // so a loaded machine cannot make the shutdown come before any game
+        // started or after every game ended.
+        let results_path = held.results_path();
+        let shutdown = async move {
+            while std::fs::read(&results_path).map_or(0, |bytes| bytes.iter().filter(|&&b| b == b'\n').count()) == 0 {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+        };
         let report = run(config(make(), Duration::from_secs(5)), Some((&held, results, recovered)), shutdown).await;
         assert!(report.interrupted && report.unfinished > 0, "{report:?}");
         assert!(held.remove_unfinished_replays().unwrap() == 0, "no .part is left behind");
