@@ -9,6 +9,7 @@ mod locm;
 mod pipes;
 mod replay_props;
 mod session;
+mod shard;
 mod slide;
 mod snake;
 mod support;
