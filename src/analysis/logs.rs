@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::io::BufRead;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use serde::{Deserialize, Serialize};
 
@@ -206,37 +206,21 @@ impl LogSummary {
 /// damaged line should not hide the rest. Stops early (`Ok(false)`) once
 /// `cancel` is set.
 pub fn read_log(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     path: &Path,
     summary: &mut LogSummary,
     progress: &Progress,
     cancel: &AtomicBool,
 ) -> Result<bool, AnalysisError> {
     let file = path.display().to_string();
-    let mut line = Vec::new();
-    let mut number = 0u64;
-    loop {
-        line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|cause| AnalysisError::Read { path: path.to_path_buf(), cause })?;
-        if read == 0 {
-            return Ok(true);
-        }
-        number += 1;
-        progress.advance(read as u64);
-        if number % super::CANCEL_POLL_LINES == 0 && cancel.load(Ordering::Relaxed) {
-            return Ok(false);
-        }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    super::for_each_line(reader, path, progress, cancel, |number, line| {
         summary.lines += 1;
-        match serde_json::from_slice::<LogLine>(&line) {
+        match serde_json::from_slice::<LogLine>(line) {
             Ok(parsed) => summary.add(parsed, &file, number),
             Err(_) => summary.skipped += 1,
         }
-    }
+        Ok(())
+    })
 }
 
 #[cfg(test)]

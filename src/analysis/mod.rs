@@ -457,11 +457,44 @@ pub struct Report {
 /// the line and the column. Advances `progress` by the bytes read; stops
 /// early (returning `Ok(false)`) once `cancel` is set.
 pub fn read_results(
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     path: &Path,
     summary: &mut Summary,
     progress: &Progress,
     cancel: &AtomicBool,
+) -> Result<bool, AnalysisError> {
+    for_each_line(reader, path, progress, cancel, |number, line| {
+        match serde_json::from_slice::<ResultLine>(line) {
+            Ok(parsed) => summary.add(&parsed),
+            Err(_) if line.last() != Some(&b'\n') => summary.torn_lines += 1,
+            Err(error) => {
+                // serde_json ends its message with the place, which ours
+                // already names in the file's own line numbers.
+                let message = error.to_string();
+                let place = format!(" at line {} column {}", error.line(), error.column());
+                let message = message.strip_suffix(&place).unwrap_or(&message).to_string();
+                return Err(AnalysisError::Line {
+                    path: path.to_path_buf(),
+                    line: number,
+                    column: error.column(),
+                    message,
+                });
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The one pass both readers make: every line that is not blank, with its
+/// number (from 1) and its newline, in one buffer reused from line to line.
+/// Advances `progress` by the bytes read; returns `Ok(false)` when `cancel`
+/// stopped it early, `Ok(true)` at the end of the input.
+pub(crate) fn for_each_line(
+    mut reader: impl BufRead,
+    path: &Path,
+    progress: &Progress,
+    cancel: &AtomicBool,
+    mut each: impl FnMut(u64, &[u8]) -> Result<(), AnalysisError>,
 ) -> Result<bool, AnalysisError> {
     let mut line = Vec::new();
     let mut number = 0u64;
@@ -478,25 +511,8 @@ pub fn read_results(
         if number % CANCEL_POLL_LINES == 0 && cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match serde_json::from_slice::<ResultLine>(&line) {
-            Ok(parsed) => summary.add(&parsed),
-            Err(_) if line.last() != Some(&b'\n') => summary.torn_lines += 1,
-            Err(error) => {
-                // serde_json ends its message with the place, which ours
-                // already names in the file's own line numbers.
-                let message = error.to_string();
-                let place = format!(" at line {} column {}", error.line(), error.column());
-                let message = message.strip_suffix(&place).unwrap_or(&message).to_string();
-                return Err(AnalysisError::Line {
-                    path: path.to_path_buf(),
-                    line: number,
-                    column: error.column(),
-                    message,
-                });
-            }
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            each(number, &line)?;
         }
     }
 }
