@@ -20,7 +20,8 @@ use crate::cli::{
 use crate::runner::{Exit, ExitOnError, Failure, collect_files, interrupted, print_json};
 
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
-    let writes_log = !matches!(cli.command, Command::Replay(_) | Command::Gen(_));
+    let writes_log =
+        !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
     let log = LogConfig { level: cli.log_level.clone(), dir: writes_log.then(|| cli.log_dir.clone()) };
     if let Err(error) = telemetry::init(&log) {
         let code = match error {
@@ -32,6 +33,8 @@ pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     crate::runner::install_interrupt_handler().exit_code(Exit::Runtime)?;
     match cli.command {
         Command::Run(args) => cli::run::execute(args),
+        Command::Stats(args) => cli::stats::execute(args),
+        Command::Merge(args) => cli::merge::execute(args),
         Command::Play(PlayGame::Snake(args)) => cli::snake::play(args),
         Command::Play(PlayGame::Flag(args)) => cli::flag::play(args),
         Command::Play(PlayGame::Slide(args)) => cli::slide::play(args),

@@ -19,6 +19,7 @@
 //! assert_eq!(reproduced.ticks as usize, recorded.frames.len());
 //! ```
 
+pub mod analysis;
 pub mod bench;
 pub mod evolve;
 pub mod ga;

@@ -1,6 +1,7 @@
 //! The one integration-test binary: golden replays, record/verify properties,
 //! the CLI end to end, and the architecture's invariants.
 
+mod analysis;
 mod cli;
 mod flag;
 mod golden;
@@ -8,6 +9,7 @@ mod locm;
 mod pipes;
 mod replay_props;
 mod session;
+mod shard;
 mod slide;
 mod snake;
 mod support;

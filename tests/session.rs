@@ -12,11 +12,11 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-use crate::support::{replay_files, repo_path, tickbot};
+use crate::support::{replay_files, repo_path, shard_variables, tickbot};
 
 /// A small session over three games; `snake_size` sets how long its Snake
 /// games (and so its replays) are.
-fn write_session(dir: &Path, snake_size: &str, snake_games: u32) -> PathBuf {
+pub(crate) fn write_session(dir: &Path, snake_size: &str, snake_games: u32) -> PathBuf {
     let text = format!(
         "seed = 7\n\
          [[entry]]\nname = \"open\"\ngame = \"snake\"\nparams = {{ size = \"{snake_size}\" }}\ngames = {snake_games}\n\
@@ -35,7 +35,7 @@ fn write_session(dir: &Path, snake_size: &str, snake_games: u32) -> PathBuf {
 /// that depend on the wall clock (`planner_us`, `elapsed_us`) or on where
 /// the directory is (`replay`, replaced by the replay's bytes). Checks on
 /// the way that every line is whole and no id is recorded twice.
-fn comparable(dir: &Path, out: &str) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn comparable(dir: &Path, out: &str) -> Vec<(String, Vec<u8>)> {
     let out = dir.join(out);
     let text = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
     assert!(text.is_empty() || text.ends_with('\n'), "a torn last line");
@@ -58,11 +58,11 @@ fn comparable(dir: &Path, out: &str) -> Vec<(String, Vec<u8>)> {
     lines
 }
 
-fn result_lines(out: &Path) -> usize {
+pub(crate) fn result_lines(out: &Path) -> usize {
     std::fs::read_to_string(out.join("results.jsonl")).map_or(0, |text| text.lines().count())
 }
 
-fn part_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn part_files(dir: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
@@ -86,6 +86,47 @@ fn next(state: &mut u64) -> u64 {
     *state
 }
 
+/// Runs `tickbot START...` in `dir`, then `tickbot RESUME...`, `rounds`
+/// runs in all, with `env` set; each is killed with SIGKILL (no chance to
+/// clean up) once a few more lines (a random number) are in `out`'s
+/// results and a random moment more has passed. Returns how many runs were
+/// killed (one that ended first is not). The caller finishes the session.
+pub(crate) fn kill_and_resume(
+    dir: &Path,
+    out: &Path,
+    start: &[&str],
+    resume: &[&str],
+    env: &[(&str, &str)],
+    rounds: usize,
+    state: &mut u64,
+) -> usize {
+    let binary = assert_cmd::cargo::cargo_bin("tickbot");
+    let mut kills = 0;
+    for round in 0..rounds {
+        let mut command = StdCommand::new(&binary);
+        command.current_dir(dir).env("TICKBOT_MOVE_BUDGET_MS", "600000");
+        for name in shard_variables() {
+            command.env_remove(name);
+        }
+        command.envs(env.iter().copied());
+        command.args(if round == 0 { start } else { resume });
+        let mut child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let target = result_lines(out) + 1 + (next(state) % 4) as usize;
+        let started = Instant::now();
+        while result_lines(out) < target && child.try_wait().unwrap().is_none() {
+            assert!(started.elapsed() < Duration::from_secs(120), "no progress in two minutes");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        std::thread::sleep(Duration::from_millis(next(state) % 15));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+    }
+    kills
+}
+
 #[test]
 fn a_session_killed_at_random_moments_and_resumed_ends_as_an_uninterrupted_one() {
     let dir = TempDir::new().unwrap();
@@ -97,34 +138,11 @@ fn a_session_killed_at_random_moments_and_resumed_ends_as_an_uninterrupted_one()
     let whole = comparable(dir.path(), "whole");
     assert_eq!(whole.len(), 38);
 
-    let binary = assert_cmd::cargo::cargo_bin("tickbot");
     let parts = dir.path().join("parts");
+    let start = ["--log-dir", "logs", "run", "--config", config.to_str().unwrap(), "--out", "parts"];
+    let resume = ["--log-dir", "logs", "run", "--resume", "parts"];
     let mut state = 0x9e37_79b9_7f4a_7c15;
-    let mut kills = 0;
-    for round in 0..4 {
-        let mut command = StdCommand::new(&binary);
-        command.current_dir(dir.path()).env("TICKBOT_MOVE_BUDGET_MS", "600000").args(["--log-dir", "logs", "run"]);
-        if round == 0 {
-            command.args(["--config", config.to_str().unwrap(), "--out", "parts"]);
-        } else {
-            command.args(["--resume", "parts"]);
-        }
-        let mut child = command.stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-        // Wait for a few more results (a random number), then a random
-        // moment more, then SIGKILL: no chance to clean up.
-        let target = result_lines(&parts) + 1 + (next(&mut state) % 4) as usize;
-        let started = Instant::now();
-        while result_lines(&parts) < target && child.try_wait().unwrap().is_none() {
-            assert!(started.elapsed() < Duration::from_secs(120), "no progress in two minutes");
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        std::thread::sleep(Duration::from_millis(next(&mut state) % 15));
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
-            kills += 1;
-        }
-        child.wait().unwrap();
-    }
+    let kills = kill_and_resume(dir.path(), &parts, &start, &resume, &[], 4, &mut state);
     assert!(kills >= 3, "the session ended before it was killed three times ({kills})");
     tickbot(dir.path()).args(["--log-dir", "logs", "run", "--resume", "parts"]).assert().success();
     assert!(part_files(&parts).is_empty());

@@ -23,7 +23,17 @@ pub fn repo_path(relative: &str) -> PathBuf {
 pub fn tickbot(dir: &Path) -> Command {
     let mut command = Command::cargo_bin("tickbot").expect("the binary is built");
     command.current_dir(dir).env_remove("RUST_LOG").env("TICKBOT_MOVE_BUDGET_MS", "600000");
+    for name in shard_variables() {
+        command.env_remove(name);
+    }
     command
+}
+
+/// The batch engines' array variables `run` reads: removed from every test
+/// run of the binary, so tests run inside a job array play whole sessions.
+pub fn shard_variables() -> impl Iterator<Item = &'static str> {
+    use tickbot::session::shard::{COUNT_VARIABLES, INDEX_VARIABLES, SLURM_MIN};
+    INDEX_VARIABLES.into_iter().chain(COUNT_VARIABLES).chain([SLURM_MIN])
 }
 
 pub fn chuyangliu() -> Config {

@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::anyhow;
 use clap::Args;
 
+use tickbot::session::Shard;
 use tickbot::session::spec::{ByteSize, ReplayPolicy, parse_duration};
 
 pub const EXIT_CODES: &str = "\
@@ -18,7 +19,8 @@ Exit codes:
   1    `replay verify`/`show`: a replay diverged (an action that is illegal where it
        was recorded, or a state hash that differs, at some tick; `show` says so
        for `--tick` at or after that tick and for `--all`)
-  2    bad command line or bad input (an unreadable or invalid map, a missing file, ...)
+  2    bad command line or bad input (an unreadable or invalid map, a missing file, a
+       shard's variables that disagree or are not numbers, ...)
   3    `replay verify`/`show`/`upgrade`: a file is not a valid replay (foreign, truncated,
        unsupported format version, corrupt or damaged, or an action code that stands
        for no action); 1 takes precedence when both occur
@@ -83,6 +85,20 @@ pub struct RunOptions {
     /// Keep no more replays once they take this much space (500MB, 2GiB); results go on.
     #[arg(long, global = true, value_name = "SIZE")]
     pub disk_budget: Option<ByteSize>,
+    /// Play one shard of the session: shard I (from 0) of N plays the games whose
+    /// index in their entry is I modulo N, with the session's ids and seeds, into
+    /// its own --out (resumable on its own); `tickbot merge` joins the N
+    /// directories. Without it, the index comes from JOB_COMPLETION_INDEX
+    /// (Kubernetes), SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN (Slurm) or
+    /// AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch), the count from --shard-count,
+    /// TICKBOT_SHARD_COUNT or SLURM_ARRAY_TASK_COUNT; this flag wins over all of
+    /// them (0/1: the whole session). Variables that disagree or are not numbers
+    /// are refused (exit 2).
+    #[arg(long, global = true, value_name = "I/N", conflicts_with = "shard_count")]
+    pub shard: Option<Shard>,
+    /// The shard count, where a batch engine's variable gives the index.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub shard_count: Option<u64>,
 }
 
 /// The levels of one entry: files (or none: the game's flags name the

@@ -11,10 +11,12 @@ pub mod common;
 pub mod evolve;
 pub mod flag;
 pub mod locm;
+pub mod merge;
 pub mod pipes;
 pub mod run;
 pub mod slide;
 pub mod snake;
+pub mod stats;
 pub mod view;
 
 use common::{EXIT_CODES, RunOptions};
@@ -50,8 +52,21 @@ pub enum Command {
     /// per-entry table. Plays the session file given by --config, one game type
     /// (`run GAME ...`), or without either the bundled default session (every
     /// game and planner, about a minute). `--resume DIR` continues a stopped one.
+    /// `--shard I/N` (or a batch engine's array index) plays one shard of the
+    /// session on this machine; `tickbot merge` joins the shards' directories.
     #[command(after_help = EXIT_CODES, subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
     Run(RunArgs),
+    /// What finished sessions say: per entry (or --by game,planner, level) the
+    /// outcomes, win rate with a 95% interval, mean score, percentiles of ticks and
+    /// planner time, the slowest and failed games with their replays; --compare two
+    /// sessions or entries; --logs for planning time per planner and warnings.
+    #[command(after_help = EXIT_CODES)]
+    Stats(stats::StatsArgs),
+    /// Join the directories of a session's shards (`run --shard I/N`) into one
+    /// session directory: the results file in id order, the replays (hard-linked
+    /// or copied) and the manifest, as if the session had run on one machine.
+    #[command(after_help = merge::AFTER_HELP)]
+    Merge(merge::MergeArgs),
     /// Play one game, optionally recording its replay.
     #[command(subcommand)]
     Play(PlayGame),

@@ -11,10 +11,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::{Context, anyhow};
 use clap::Parser;
 
+use tickbot::session::shard::{ShardChoice, choose_shard};
 use tickbot::session::spec::{EntrySpec, ParamValue, SessionSpec};
 use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 use tickbot::session::{
-    Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport, Totals,
+    Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport, Shard, Totals,
 };
 
 use super::common::{Levels, RunOptions};
@@ -38,7 +39,7 @@ struct EntryFlags {
 
 /// The run-wide flags that take a value: what follows `run GAME` may hold
 /// them, and they are not the game's.
-const RUN_FLAGS_WITH_VALUES: [&str; 12] = [
+const RUN_FLAGS_WITH_VALUES: [&str; 14] = [
     "--games",
     "--duration",
     "--seed",
@@ -51,6 +52,8 @@ const RUN_FLAGS_WITH_VALUES: [&str; 12] = [
     "--resume",
     "--log-level",
     "--log-dir",
+    "--shard",
+    "--shard-count",
 ];
 
 /// Where a session file came from, for messages.
@@ -195,7 +198,23 @@ fn apply_options(spec: &mut SessionSpec, options: &RunOptions) {
     }
 }
 
+/// The shard this run asks for: `--shard`, else the batch engines'
+/// variables (see `session::shard::choose_shard` for the precedence).
+fn requested_shard(options: &RunOptions) -> Result<Option<ShardChoice>, Failure> {
+    choose_shard(options.shard, options.shard_count, |name| std::env::var(name).ok())
+        .map_err(|error| Failure::bad_input(anyhow!("choosing the shard: {error}")))
+}
+
+/// How a manifest's shard reads in messages.
+fn describe_shard(shard: Option<Shard>) -> String {
+    match shard {
+        Some(shard) if shard != Shard::WHOLE => format!("shard {shard} of its session"),
+        _ => "a whole session (no shard)".into(),
+    }
+}
+
 fn new_session(mut spec: SessionSpec, source: Option<&Source>, options: &RunOptions) -> Result<Exit, Failure> {
+    let shard = requested_shard(options)?.map(|choice| choice.shard).filter(|&shard| shard != Shard::WHOLE);
     apply_options(&mut spec, options);
     // Every entry is built (and checked) before anything is written.
     let entries = build_entries(&spec, source)?;
@@ -219,9 +238,10 @@ fn new_session(mut spec: SessionSpec, source: Option<&Source>, options: &RunOpti
         started_unix_s,
         master_seed: spec.seed,
         config: serde_json::to_value(&spec).exit_code(Exit::Runtime)?,
+        shard,
     };
     dir.write_manifest(&manifest).exit_code(Exit::Runtime)?;
-    play(&spec, entries, &dir)
+    play(&spec, entries, &dir, shard.unwrap_or(Shard::WHOLE))
 }
 
 fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> Result<Exit, Failure> {
@@ -245,8 +265,26 @@ fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> R
             path.display()
         )));
     }
+    let requested = requested_shard(options)?;
     let dir = lock(path)?;
     let manifest = dir.read_manifest().exit_code(Exit::BadInput)?.expect("the manifest was just seen");
+    let recorded_shard = manifest.shard.filter(|&shard| shard != Shard::WHOLE);
+    if let Some(choice) = requested {
+        if choice.shard != recorded_shard.unwrap_or(Shard::WHOLE) {
+            let asked = if choice.shard == Shard::WHOLE {
+                "the whole session".to_string()
+            } else {
+                format!("shard {}", choice.shard)
+            };
+            return Err(Failure::bad_input(anyhow!(
+                "{} holds {}, but {} asks for {asked}: each shard resumes in its own directory (a retried task \
+                 must get the same index and count)",
+                path.display(),
+                describe_shard(recorded_shard),
+                choice.source
+            )));
+        }
+    }
     let version = env!("CARGO_PKG_VERSION");
     if manifest.tickbot_version != version {
         return Err(Failure::bad_input(anyhow!(
@@ -288,7 +326,7 @@ fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> R
     spec.duration = options.duration.or(spec.duration);
     spec.move_budget_ms = options.move_budget_ms.unwrap_or(spec.move_budget_ms);
     let entries = build_entries(&spec, None)?;
-    play(&spec, entries, &dir)
+    play(&spec, entries, &dir, recorded_shard.unwrap_or(Shard::WHOLE))
 }
 
 fn lock(out: &Path) -> Result<SessionDir, Failure> {
@@ -401,7 +439,7 @@ fn levels(entry: &EntrySpec, argv: &[String]) -> anyhow::Result<Levels> {
     Ok(Levels { files, default_name, pick: entry.pick.clone() })
 }
 
-fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir) -> Result<Exit, Failure> {
+fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir, shard: Shard) -> Result<Exit, Failure> {
     let replays = dir.replay_dir();
     if replays.exists() && !replays.is_dir() {
         return Err(Failure {
@@ -425,6 +463,13 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir) -> Result<Exi
     if let [entry] = &entries[..] {
         println!("  {} with {}; rules: {}", entry.player.game(), entry.player.planner(), entry.player.rules());
     }
+    if shard != Shard::WHOLE {
+        println!(
+            "  shard {shard}: the games whose index in their entry is {} modulo {} (`tickbot merge` joins the shards)",
+            shard.index(),
+            shard.count()
+        );
+    }
     if already > 0 || recovered.torn_bytes > 0 || removed > 0 {
         println!(
             "  resuming: {already} games already recorded (a torn last line of {} bytes cut, {removed} unfinished \
@@ -442,6 +487,7 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir) -> Result<Exi
         replays: spec.replays,
         disk_budget: spec.disk_budget.map(|size| size.0),
         progress: SessionProgress::default(),
+        shard,
     };
     let report = run_session(config, Some((dir, results, recovered)))?;
     print_table(&report);

@@ -13,7 +13,9 @@
 //! `.part` replays are deleted), so a resumed session plays them again and
 //! ends with exactly the results of an uninterrupted one.
 
+pub mod merge;
 pub mod schedule;
+pub mod shard;
 pub mod spec;
 pub mod store;
 
@@ -37,6 +39,7 @@ use crate::replay::{Footer, Frame, FrameHash, Header, ReplayFile};
 use crate::rng::derive_seed;
 
 pub use schedule::{Schedule, Slot};
+pub use shard::Shard;
 pub use spec::{ReplayPolicy, SessionSpec};
 pub use store::{Manifest, Recovered, ResultsFile, SessionDir};
 
@@ -60,6 +63,8 @@ pub struct SessionConfig {
     pub disk_budget: Option<u64>,
     /// Counts finished games and played ticks as they happen.
     pub progress: SessionProgress,
+    /// Which of the session's games this run plays ([`Shard::WHOLE`]: all).
+    pub shard: Shard,
 }
 
 /// One entry of a session: a name, a share, and the games it plays.
@@ -351,7 +356,9 @@ pub async fn run(
         config.max_games,
     );
     let already: u64 = recorded.iter().flatten().map(|done| done.count()).sum();
-    config.progress.games.set_total(schedule.total().map_or(0, |total| total.saturating_sub(already)));
+    let shard = config.shard;
+    let total = schedule.entry_counts().map(|counts| counts.iter().map(|&games| shard.games_of(games)).sum::<u64>());
+    config.progress.games.set_total(total.map_or(0, |total| total.saturating_sub(already)));
     let disk_used = Arc::new(AtomicU64::new(0));
     if let (Some(_), Some(dir)) = (config.disk_budget, &replay_dir) {
         disk_used.store(directory_bytes(dir), Ordering::Relaxed);
@@ -379,7 +386,7 @@ pub async fn run(
                 exhausted = true;
                 break;
             };
-            if recorded[slot.entry].as_ref().is_some_and(|done| done.contains(slot.index)) {
+            if !shard.plays(slot.index) || recorded[slot.entry].as_ref().is_some_and(|done| done.contains(slot.index)) {
                 continue;
             }
             let entry = &config.entries[slot.entry];
@@ -540,7 +547,8 @@ fn keep_rule(policy: ReplayPolicy, seed: u64) -> Option<Keep> {
 /// Salt of the replay-sampling draw, apart from any draw a game makes.
 const SAMPLE_STREAM: u64 = 0x7265_706c_6179;
 
-fn replay_path(dir: &Path, entry: &str, index: u64) -> PathBuf {
+/// Where game `index` of `entry` keeps its replay under a replay folder.
+pub fn replay_path(dir: &Path, entry: &str, index: u64) -> PathBuf {
     dir.join(entry).join(format!("{index:06}.tbr"))
 }
 
@@ -680,6 +688,7 @@ async fn play_game<G: Game, P: Planner<G>>(
         if let Some(stats) = decision.planned {
             debug!(
                 id = %id,
+                planner = planner_name,
                 tick,
                 kind = stats.kind,
                 nodes = stats.nodes,
@@ -883,6 +892,7 @@ mod tests {
             replays: ReplayPolicy::All,
             disk_budget: None,
             progress: SessionProgress::default(),
+            shard: Shard::WHOLE,
         }
     }
 
@@ -1026,6 +1036,22 @@ mod tests {
             }
         }
         found
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_shard_plays_exactly_its_games_and_counts_only_them() {
+        let mut session =
+            config(vec![entry("a", 5, 8, || walker(0)), entry("b", 4, 8, || walker(0))], Duration::from_secs(5));
+        session.shard = Shard::new(1, 3).unwrap();
+        let progress = session.progress.games.clone();
+        let dir = tempfile::tempdir().unwrap();
+        let (held, results, recovered) = open(dir.path());
+        let report = run(session, Some((&held, results, recovered)), std::future::pending()).await;
+        let mut ids: Vec<String> =
+            lines(&held.results_path()).iter().map(|line| line["id"].as_str().unwrap().to_string()).collect();
+        ids.sort();
+        assert_eq!(ids, ["a/000001", "a/000004", "b/000001"]);
+        assert_eq!((report.overall.games, progress.total(), progress.done()), (3, 3, 3));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -38,6 +38,18 @@ impl Schedule {
             (entries, total) => entries.or(total),
         }
     }
+
+    /// How many games each entry plays in the whole session, if it is
+    /// bounded: entry `e` plays indices `0..counts[e]`. Walks the order
+    /// when a session-wide cap cuts it short (one step per game).
+    pub fn entry_counts(&self) -> Option<Vec<u64>> {
+        self.total()?;
+        let mut counts = self.handed.clone();
+        for slot in self.clone() {
+            counts[slot.entry] += 1;
+        }
+        Some(counts)
+    }
 }
 
 impl Iterator for Schedule {
@@ -88,5 +100,8 @@ mod tests {
         assert_eq!(order(&[5], &[Some(2)], Some(9)), [(0, 0), (0, 1)]);
         assert_eq!(Schedule::new(vec![1, 1], vec![Some(2), None], None).total(), None);
         assert_eq!(Schedule::new(vec![1, 1], vec![Some(2), Some(5)], Some(4)).total(), Some(4));
+        assert_eq!(Schedule::new(vec![1, 1], vec![Some(2), Some(5)], Some(4)).entry_counts(), Some(vec![2, 2]));
+        assert_eq!(Schedule::new(vec![2, 1], vec![None, None], Some(6)).entry_counts(), Some(vec![4, 2]));
+        assert_eq!(Schedule::new(vec![1, 1], vec![Some(2), None], None).entry_counts(), None);
     }
 }

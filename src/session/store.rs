@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::game::OutcomeKind;
-use crate::session::{GameRecord, SessionError, Totals};
+use crate::session::{GameRecord, SessionError, Shard, Totals};
 
 /// The results file's name inside a session directory.
 pub const RESULTS_FILE: &str = "results.jsonl";
@@ -34,6 +34,10 @@ pub struct Manifest {
     pub master_seed: u64,
     /// The effective session file, entries named and weighted, as JSON.
     pub config: serde_json::Value,
+    /// The one shard of the session this directory plays (`run --shard`);
+    /// absent for a whole session, and for a merged one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 /// A session directory held for the life of this value: the lock file is
@@ -82,6 +86,22 @@ impl SessionDir {
         write_owner(&mut lock).map_err(|cause| SessionError::Dir { path: lock_path, cause })?;
         let stale_owner = previous_owner.filter(|&owner| owner != std::process::id());
         Ok(SessionDir { path: path.to_path_buf(), lock, stale_owner })
+    }
+
+    /// Whether a running session holds `path`, without taking the lock or
+    /// writing anything: `Some` with the process its lock file names if
+    /// one does, `None` if none does (or the directory has no lock file).
+    pub fn holder(path: &Path) -> Option<Option<u32>> {
+        let mut lock = File::open(path.join(LOCK_FILE)).ok()?;
+        match fs4::FileExt::try_lock_shared(&lock) {
+            Err(fs4::TryLockError::WouldBlock) => {
+                let mut owner = String::new();
+                let _ = io::Read::read_to_string(&mut lock, &mut owner);
+                Some(owner.trim().parse().ok())
+            }
+            // Closing the file releases the shared lock.
+            _ => None,
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -240,6 +260,29 @@ struct RecordedLine {
     score: i64,
     #[serde(default)]
     planner_us: u64,
+}
+
+/// A whole results line, read back (`tickbot stats` reads these): the
+/// fields of a `GameRecord` in the same order, owned, so that a line read
+/// and written again is the same bytes.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct ResultLine {
+    pub id: String,
+    pub entry: String,
+    pub index: u64,
+    pub game: String,
+    pub level: String,
+    pub planner: String,
+    pub seed: u64,
+    pub outcome: OutcomeKind,
+    pub reason: String,
+    pub ticks: u32,
+    pub score: i64,
+    #[serde(default)]
+    pub planner_us: u64,
+    #[serde(default)]
+    pub elapsed_us: u64,
+    pub replay: Option<PathBuf>,
 }
 
 /// The results file, open for appending.

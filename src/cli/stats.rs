@@ -1,0 +1,456 @@
+//! `tickbot stats`: what finished sessions say. Opens the results files
+//! (a session directory's `results.jsonl`, or files given by name, gzip
+//! if they end in `.gz`) and the logs (a log directory's `tickbot.jsonl`
+//! and its rotated files, oldest first), feeds them line by line to
+//! `tickbot::analysis`, and prints its reports as tables or JSON, with a
+//! chart on request.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, anyhow};
+use clap::Args;
+use flate2::read::MultiGzDecoder;
+
+use tickbot::analysis::logs::{LogReport, LogSummary, read_log};
+use tickbot::analysis::{
+    AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by,
+    read_results,
+};
+use tickbot::progress::Progress;
+use tickbot::session::store::RESULTS_FILE;
+
+use crate::runner::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Session directories (their results.jsonl) or results files (.jsonl, or .jsonl.gz).
+    #[arg(value_name = "DIR|FILE")]
+    pub paths: Vec<PathBuf>,
+    /// Group games by these fields, separated by commas: entry, game, planner, level.
+    #[arg(long, default_value = "entry", value_name = "FIELDS")]
+    pub by: String,
+    /// Compare two sessions (each a DIR or FILE) or two groups of the PATHS (entry
+    /// names, or values of --by): win rates side by side, their difference with a 95%
+    /// interval and a two-proportion z-test.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    pub compare: Option<Vec<String>>,
+    /// Sum up the JSON-lines logs in DIR (tickbot.jsonl and its rotated files, .gz
+    /// too) or one log FILE: plans per planner (debug-level `plan` events), warnings
+    /// and errors with their first occurrence.
+    #[arg(long, value_name = "DIR|FILE", conflicts_with_all = ["compare", "plot"])]
+    pub logs: Option<PathBuf>,
+    /// Also draw the win rates and planner times per group as an SVG chart.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Print one JSON document instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// How many of the slowest and of the failed games to list.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    pub top: usize,
+}
+
+pub fn execute(args: StatsArgs) -> Result<Exit, Failure> {
+    if let Some(logs) = &args.logs {
+        return logs_report(logs, &args.paths, args.json);
+    }
+    let by = parse_group_by(&args.by).map_err(|message| Failure::bad_input(anyhow!("--by {}: {message}", args.by)))?;
+    if let Some(pair) = &args.compare {
+        return compare_two(&pair[0], &pair[1], &args, by);
+    }
+    if args.paths.is_empty() {
+        return Err(Failure::bad_input(anyhow!(
+            "give a session directory or results file (e.g. `tickbot stats out`), --compare A B or --logs DIR"
+        )));
+    }
+    let files = results_files(&args.paths)?;
+    let mut summary = Summary::new(by, args.top);
+    let complete = read_all(&files, &mut summary)?;
+    let mut report = summary.report();
+    resolve_replays(&mut report.slowest, &args.paths);
+    resolve_replays(&mut report.failed, &args.paths);
+    if let Some(plot) = &args.plot {
+        write_chart(plot, &report.groups, &files)?;
+    }
+    if args.json {
+        print_json(&report)?;
+    } else {
+        print_report(&report, &files);
+    }
+    Ok(if complete { Exit::Success } else { stopped() })
+}
+
+fn stopped() -> Exit {
+    eprintln!("interrupted: the figures above cover the lines read so far");
+    Exit::Interrupted
+}
+
+/// Each path's results file: a directory's `results.jsonl`, a file as given.
+fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    paths
+        .iter()
+        .map(|path| {
+            if path.is_dir() {
+                let file = path.join(RESULTS_FILE);
+                if !file.is_file() {
+                    return Err(Failure::bad_input(anyhow!(
+                        "{} has no {RESULTS_FILE}: not a session directory (a session writes it with `tickbot run \
+                         --out {}`)",
+                        path.display(),
+                        path.display()
+                    )));
+                }
+                Ok(file)
+            } else if path.is_file() {
+                Ok(path.clone())
+            } else {
+                Err(Failure::bad_input(anyhow!("{}: no such file or directory", path.display())))
+            }
+        })
+        .collect()
+}
+
+/// A file's lines, decompressed if its name ends in `.gz`.
+fn open_lines(path: &Path) -> Result<Box<dyn BufRead>, Failure> {
+    let file = File::open(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+    const BUFFER: usize = 1 << 18;
+    Ok(if path.extension().is_some_and(|extension| extension == "gz") {
+        Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(file)))
+    } else {
+        Box::new(BufReader::with_capacity(BUFFER, file))
+    })
+}
+
+/// Reads every file into `summary`; `false` if Ctrl-C stopped it.
+fn read_all(files: &[PathBuf], summary: &mut Summary) -> Result<bool, Failure> {
+    let bytes = files.iter().filter_map(|file| std::fs::metadata(file).ok()).map(|metadata| metadata.len()).sum();
+    let progress = Progress::with_total(bytes);
+    let _bar = progress_bar("reading results", &progress);
+    let cancel = interrupt_flag();
+    for file in files {
+        let reader = open_lines(file)?;
+        if !read_results(reader, file, summary, &progress, &cancel).map_err(analysis_failure)? {
+            return Ok(false);
+        }
+    }
+    Ok(!interrupted())
+}
+
+/// Exit 2 for input at fault, 4 for a machine that failed to read it.
+fn analysis_failure(error: AnalysisError) -> Failure {
+    let code = if error.is_bad_input() { Exit::BadInput } else { Exit::Runtime };
+    Failure { code, error: error.into() }
+}
+
+/// Makes a listed game's replay path one that `tickbot replay show` opens
+/// from here: results name replays as the session was given its `--out`,
+/// so a session run from another folder (or merged, or moved) is looked
+/// up under each given session directory as `replays/ENTRY/INDEX.tbr`.
+fn resolve_replays(games: &mut [GameRef], paths: &[PathBuf]) {
+    for game in games {
+        let Some(replay) = &game.replay else { continue };
+        if replay.is_file() {
+            continue;
+        }
+        let found = paths
+            .iter()
+            .filter(|path| path.is_dir())
+            .map(|dir| dir.join("replays").join(format!("{}.tbr", game.id)))
+            .find(|candidate| candidate.is_file());
+        if let Some(found) = found {
+            game.replay = Some(found);
+        }
+    }
+}
+
+fn write_chart(path: &Path, groups: &[GroupReport], files: &[PathBuf]) -> Result<(), Failure> {
+    let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
+    let svg = chart::stats_chart(groups, &format!("tickbot stats {}", names.join(" "))).exit_code(Exit::Runtime)?;
+    let part = path.with_extension("svg.part");
+    std::fs::write(&part, svg)
+        .and_then(|()| std::fs::rename(&part, path))
+        .with_context(|| format!("cannot write the chart {}", path.display()))
+        .exit_code(Exit::Runtime)?;
+    eprintln!("chart: {}", path.display());
+    Ok(())
+}
+
+fn ms(microseconds: u64) -> String {
+    format!("{:.1}", microseconds as f64 / 1000.0)
+}
+
+fn four(values: Percentiles, show: impl Fn(u64) -> String) -> String {
+    format!("{}/{}/{}/{}", show(values.p50), show(values.p90), show(values.p99), show(values.max))
+}
+
+fn print_groups(groups: &[&GroupReport], title: &str) {
+    let width = groups.iter().map(|group| group.name.chars().count()).max().unwrap_or(5).max(title.len());
+    println!(
+        "  {title:width$}  {:>7} {:>7} {:>6} {:>7} {:>7} {:>6}  {:>6} {:>15}  {:>10} {:>9}  {:>23}  {:>27}  {:>8}",
+        "games",
+        "won",
+        "lost",
+        "stalled",
+        "aborted",
+        "faults",
+        "win %",
+        "95% interval",
+        "mean score",
+        "± 95%",
+        "ticks p50/p90/p99/max",
+        "planner ms p50/p90/p99/max",
+        "games/s"
+    );
+    for group in groups {
+        let (low, high) = group.win_interval;
+        let (score_low, score_high) = group.score_interval;
+        println!(
+            "  {:width$}  {:>7} {:>7} {:>6} {:>7} {:>7} {:>6}  {:>6.1} {:>15}  {:>10.2} {:>9.2}  {:>23}  {:>27}  {:>8.1}",
+            group.name,
+            group.games,
+            group.won,
+            group.lost,
+            group.stalled,
+            group.aborted,
+            group.faults,
+            100.0 * group.win_rate,
+            format!("{:.1}-{:.1}", 100.0 * low, 100.0 * high),
+            group.score_mean,
+            (score_high - score_low) / 2.0,
+            four(group.ticks, |value| value.to_string()),
+            four(group.planner_us, ms),
+            group.games_per_second
+        );
+    }
+}
+
+fn print_games(title: &str, games: &[GameRef]) {
+    if games.is_empty() {
+        return;
+    }
+    println!("  {title}:");
+    for game in games {
+        let replay =
+            game.replay.as_ref().map_or_else(|| "(no replay kept)".to_string(), |path| path.display().to_string());
+        println!(
+            "    {}  {} after {} ticks, {} ms ({} ms planning): {}  {}",
+            game.id,
+            game.outcome,
+            game.ticks,
+            ms(game.elapsed_us),
+            ms(game.planner_us),
+            game.reason,
+            replay
+        );
+    }
+}
+
+fn print_report(report: &Report, files: &[PathBuf]) {
+    let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
+    println!("tickbot stats: {} games from {}", report.lines, names.join(", "));
+    let by: Vec<&str> = report.by.iter().map(|field| field.name()).collect();
+    let mut rows: Vec<&GroupReport> = report.groups.iter().collect();
+    if report.groups.len() != 1 || !by.is_empty() {
+        rows.push(&report.overall);
+    }
+    print_groups(&rows, &by.join(" / "));
+    print_games(&format!("slowest {}", report.slowest.len()), &report.slowest);
+    if report.failed_total > 0 {
+        print_games(
+            &format!(
+                "failed (panic, timeout, illegal): {} games, the first {}",
+                report.failed_total,
+                report.failed.len()
+            ),
+            &report.failed,
+        );
+    }
+    if report.torn_lines > 0 {
+        println!("  {} last line(s) cut short and skipped (a session still running, or killed)", report.torn_lines);
+    }
+    println!("  percentiles: {}; games/s per second of the games' own time", report.sketch);
+}
+
+/// `--compare A B`: two sessions, or two groups of the given results.
+fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::GroupField>) -> Result<Exit, Failure> {
+    let is_session = |name: &str| Path::new(name).exists();
+    let (first, second, complete) = match (is_session(a), is_session(b)) {
+        (true, true) if args.paths.is_empty() => {
+            let mut sides = Vec::new();
+            let mut complete = true;
+            for side in [a, b] {
+                let files = results_files(&[PathBuf::from(side)])?;
+                let mut summary = Summary::new(Vec::new(), 0);
+                complete &= read_all(&files, &mut summary)?;
+                let mut overall = summary.report().overall;
+                overall.name = side.to_string();
+                sides.push(overall);
+            }
+            let second = sides.pop().expect("two sides");
+            (sides.pop().expect("two sides"), second, complete)
+        }
+        _ => {
+            if args.paths.is_empty() {
+                let missing = if is_session(a) { b } else { a };
+                return Err(Failure::bad_input(anyhow!(
+                    "--compare {a} {b}: {missing} is neither a session directory nor a results file; to compare \
+                     two entries, give the results they are in (`tickbot stats DIR --compare ENTRY ENTRY`)"
+                )));
+            }
+            let files = results_files(&args.paths)?;
+            let mut summary = Summary::new(by.clone(), 0);
+            let complete = read_all(&files, &mut summary)?;
+            let report = summary.report();
+            let find = |name: &str| {
+                report.groups.iter().find(|group| group.name == name).cloned().ok_or_else(|| {
+                    let names: Vec<&str> = report.groups.iter().map(|group| group.name.as_str()).collect();
+                    let fields: Vec<&str> = by.iter().map(|field| field.name()).collect();
+                    Failure::bad_input(anyhow!(
+                        "--compare: no {} named {name:?} in the results; there are: {}",
+                        fields.join(" / "),
+                        names.join(", ")
+                    ))
+                })
+            };
+            (find(a)?, find(b)?, complete)
+        }
+    };
+    let Some(comparison) = compare(&first, &second) else {
+        return Err(Failure::bad_input(anyhow!("--compare: {a} or {b} has no games")));
+    };
+    if let Some(plot) = &args.plot {
+        write_chart(plot, &[first, second], &[])?;
+    }
+    if args.json {
+        print_json(&comparison)?;
+    } else {
+        print_comparison(&comparison);
+    }
+    Ok(if complete { Exit::Success } else { stopped() })
+}
+
+fn print_comparison(comparison: &Comparison) {
+    let Comparison { a, b, test } = comparison;
+    println!("tickbot stats --compare: A = {}, B = {}", a.name, b.name);
+    print_groups(&[a, b], "");
+    let (low, high) = test.difference_interval;
+    // Four decimals, or the power of ten below them, so that p never reads 0.
+    let p_value = if test.p_value >= 1e-4 { format!("{:.4}", test.p_value) } else { format!("{:.1e}", test.p_value) };
+    println!(
+        "  win rate A - B: {:+.1} points (95% interval {:+.1} to {:+.1}); two-proportion z = {:.2}, p = {p_value}: {}",
+        100.0 * test.difference,
+        100.0 * low,
+        100.0 * high,
+        test.z,
+        if test.significant { "significant at 5%" } else { "not significant at 5% (no difference shown)" }
+    );
+}
+
+/// The log files of `path`, oldest first: a file as given; in a directory,
+/// every `NAME.jsonl` with its rotated `NAME.jsonl.N` (and `.gz`) files,
+/// the highest number first (file-rotate's numbering: `.1` is the newest
+/// rotated file).
+fn log_files(path: &Path) -> Result<Vec<PathBuf>, Failure> {
+    if path.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let entries = std::fs::read_dir(path)
+        .with_context(|| format!("cannot read the log directory {}", path.display()))
+        .exit_code(Exit::BadInput)?;
+    let mut files: Vec<(String, std::cmp::Reverse<u64>, PathBuf)> = Vec::new();
+    for entry in entries.flatten() {
+        let file = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let plain = name.strip_suffix(".gz").unwrap_or(&name);
+        let Some(at) = plain.find(".jsonl") else { continue };
+        let (base, rest) = plain.split_at(at + ".jsonl".len());
+        let rotation = match rest.strip_prefix('.') {
+            None if rest.is_empty() => 0,
+            Some(number) => match number.parse::<u64>() {
+                Ok(number) => number,
+                Err(_) => continue,
+            },
+            None => continue,
+        };
+        files.push((base.to_string(), std::cmp::Reverse(rotation), file));
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(Failure::bad_input(anyhow!(
+            "{} holds no *.jsonl log files (tickbot writes them with --log-dir, default logs/)",
+            path.display()
+        )));
+    }
+    Ok(files.into_iter().map(|(_, _, file)| file).collect())
+}
+
+fn logs_report(path: &Path, paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
+    if !paths.is_empty() {
+        return Err(Failure::bad_input(anyhow!("--logs reads logs only: give no results files with it")));
+    }
+    let files = log_files(path)?;
+    let bytes = files.iter().filter_map(|file| std::fs::metadata(file).ok()).map(|metadata| metadata.len()).sum();
+    let progress = Progress::with_total(bytes);
+    let bar = progress_bar("reading logs", &progress);
+    let cancel = interrupt_flag();
+    let mut summary = LogSummary::default();
+    let mut complete = true;
+    for file in &files {
+        let reader = open_lines(file)?;
+        if !read_log(reader, file, &mut summary, &progress, &cancel).map_err(analysis_failure)? {
+            complete = false;
+            break;
+        }
+    }
+    drop(bar);
+    let report = summary.report();
+    if json {
+        print_json(&report)?;
+    } else {
+        print_logs(&report, &files);
+    }
+    Ok(if complete && !interrupted() { Exit::Success } else { stopped() })
+}
+
+fn print_logs(report: &LogReport, files: &[PathBuf]) {
+    let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
+    println!("tickbot stats --logs: {} lines from {} (oldest first)", report.lines, names.join(", "));
+    if report.skipped_lines > 0 {
+        println!("  {} lines are not JSON and were skipped", report.skipped_lines);
+    }
+    if report.planners.is_empty() {
+        println!("  no plan events: they are logged at debug level (`--log-level debug`)");
+    } else {
+        let width = report.planners.iter().map(|plans| plans.planner.len()).max().unwrap_or(7).max(7);
+        println!(
+            "  {:width$}  {:>9}  {:>12}  {:>27}  {:>14}  {:>27}",
+            "planner", "plans", "planning s", "µs per plan p50/p90/p99/max", "nodes", "nodes p50/p90/p99/max"
+        );
+        for plans in &report.planners {
+            println!(
+                "  {:width$}  {:>9}  {:>12.3}  {:>27}  {:>14}  {:>27}",
+                plans.planner,
+                plans.plans,
+                plans.elapsed_us_total as f64 / 1e6,
+                four(plans.elapsed_us, |value| value.to_string()),
+                plans.nodes_total,
+                four(plans.nodes, |value| value.to_string())
+            );
+        }
+    }
+    println!("  warnings {}, errors {}", report.warnings, report.errors);
+    for message in &report.messages {
+        println!(
+            "    {:5} {:>7}x  {}  (first: {}:{} at {})",
+            message.level.to_uppercase(),
+            message.count,
+            message.message,
+            message.first.file,
+            message.first.line,
+            message.first.timestamp
+        );
+    }
+    println!("  percentiles: {}", report.sketch);
+}
