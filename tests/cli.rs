@@ -418,8 +418,10 @@ fn ctrl_c_stops_a_pattern_database_build_and_leaves_no_partial_table() {
 #[test]
 fn sigterm_stops_a_unique_puzzle_generation() {
     let dir = TempDir::new().unwrap();
-    let args = ["gen", "pipes", "--size", "300x300", "--unique", "--out", "puzzle.txt"];
-    let (code, stderr) = signal_when_ready(dir.path(), &args, "generating a 300×300 puzzle", "TERM");
+    // The largest board: a 300×300 one is done within the 200 ms the
+    // signal waits for.
+    let args = ["gen", "pipes", "--size", "500x500", "--unique", "--out", "puzzle.txt"];
+    let (code, stderr) = signal_when_ready(dir.path(), &args, "generating a 500×500 puzzle", "TERM");
     assert_eq!(code, Some(130), "{stderr}");
     assert!(stderr.contains("interrupted while generating the puzzle"), "{stderr}");
     assert!(!dir.path().join("puzzle.txt").exists());

@@ -3,9 +3,11 @@
 //! Constraint propagation over two kinds of variable: each tile's remaining
 //! orientations (a 4-bit domain, duplicates of symmetric tiles removed) and
 //! each edge's state (unknown, open, closed; border edges of non-wrapping
-//! boards start closed). A work queue revises a tile whenever one of its
-//! edges changes: orientations that disagree with a known edge go, and an
-//! edge that every remaining orientation opens (or closes) is set. Three
+//! boards start closed), held as a mask of open and one of closed
+//! directions in each of its two tiles. A work queue revises a tile
+//! whenever one of its edges changes: orientations that disagree with a
+//! known edge go (one table look-up), and an edge that every remaining
+//! orientation opens (or closes) is set. Three
 //! global rules ride on a union-find of the tiles joined by open edges:
 //! - loops: opening an edge inside one component is a contradiction, and
 //!   after every union each unknown edge that now runs inside the component
@@ -72,12 +74,15 @@
 //!
 //! The solver never sees a reference solution: only the tiles as dealt.
 
-use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, rotate_by};
+use crate::game::pipes::{DIR_BITS, Grid, PipesGame, Rotate, moves_between, opposite, rotate_by};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 
-const UNKNOWN: u8 = 0;
-const OPEN: u8 = 1;
-const CLOSED: u8 = 2;
+/// The state an edge is set to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EdgeState {
+    Open,
+    Closed,
+}
 const NO_TILE: u32 = u32::MAX;
 
 /// How often (in branches) the search polls its time budget.
@@ -131,13 +136,112 @@ const DOMAINS: [u8; 16] = {
     table
 };
 
+/// `FITTING[mask][open | closed << 4]`: the quarter turns of `mask` (as a
+/// bit set) that open every edge in `open` and none in `closed`. A tile's
+/// revision is a look-up here instead of a test of each turn.
+const FITTING: [[u8; 256]; 16] = {
+    let mut table = [[0u8; 256]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut known = 0;
+        while known < 256 {
+            let (open, closed) = ((known & 0xF) as u8, (known >> 4) as u8);
+            let mut turns = 0;
+            while turns < 4 {
+                let turned = ROTATIONS[mask][turns];
+                if turned & open == open && turned & closed == 0 {
+                    table[mask][known] |= 1 << turns;
+                }
+                turns += 1;
+            }
+            known += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
+/// `AGREED[mask][turns]`, for a set of quarter turns of `mask`: the pipes
+/// every one of them opens, and the pipes any of them opens.
+const AGREED: [[(u8, u8); 16]; 16] = {
+    let mut table = [[(0u8, 0u8); 16]; 16];
+    let mut mask = 0;
+    while mask < 16 {
+        let mut set = 0;
+        while set < 16 {
+            let (mut all, mut any) = (0xFu8, 0u8);
+            let mut turns = 0;
+            while turns < 4 {
+                if set & (1 << turns) != 0 {
+                    all &= ROTATIONS[mask][turns];
+                    any |= ROTATIONS[mask][turns];
+                }
+                turns += 1;
+            }
+            table[mask][set] = (all, any);
+            set += 1;
+        }
+        mask += 1;
+    }
+    table
+};
+
 /// One reversible change, recorded so that backtracking can undo it.
 #[derive(Clone, Copy, Debug)]
 enum Undo {
-    Domain { tile: u32, old: u8 },
-    Edge { edge: u32 },
-    Union { small: u32, big: u32 },
-    Free { root: u32, old_free: u32, old_open_ends: u32 },
+    Domain {
+        tile: u32,
+        old: u8,
+    },
+    /// The edge on the right (`dir` 1) or bottom (`dir` 2) of `tile`.
+    Edge {
+        tile: u32,
+        dir: u8,
+    },
+    Union {
+        small: u32,
+        big: u32,
+    },
+    Free {
+        root: u32,
+        old_free: u32,
+        old_open_ends: u32,
+    },
+}
+
+/// What the solver knows of one tile, in one place since a revision reads
+/// it all.
+#[derive(Clone, Copy, Debug, Default)]
+struct TileState {
+    /// The tile as dealt: orientations are turns of it.
+    base: u8,
+    /// The quarter turns still possible, as a bit set.
+    domain: u8,
+    /// The directions of the open edges, as a mask. An edge is one variable
+    /// seen from both its tiles: setting or clearing it changes both masks,
+    /// so a tile reads its edges in one load.
+    open_edges: u8,
+    /// The directions of the closed edges (border edges of a flat board are
+    /// closed from the start).
+    closed_edges: u8,
+    /// Whether the tile is in the queue (or being revised).
+    queued: bool,
+}
+
+/// A tile's entry in the union-find. All but `parent` are meaningful at a
+/// component's root only, and describe the whole component. They sit
+/// together because the rules read them together.
+#[derive(Clone, Copy, Debug, Default)]
+struct UnionFindEntry {
+    parent: u32,
+    size: u32,
+    /// Unknown edges with an end in the component, counted once per end.
+    free: u32,
+    /// The XOR of `tile + 1` over its tiles that still have pipe ends to
+    /// join, so that with one end left this names the tile that has it.
+    open_ends: u32,
+    /// The pipes of its tiles, summed.
+    degree_sum: u32,
 }
 
 /// A branch point: the trail length and scan cursor before it, the tile,
@@ -172,33 +276,12 @@ pub struct SolveReport {
 #[derive(Clone, Debug)]
 pub struct Solver {
     grid: Grid,
-    /// The tiles as dealt: orientations are turns of these.
-    base: Vec<u8>,
     n_with_pipes: u32,
+    /// `neighbours[tile][dir]`, `NO_TILE` past the border of a flat board.
     neighbours: Vec<[u32; 4]>,
-    /// `edge_of[tile][dir]`: edge `2t` is tile t's right edge, `2t + 1` its
-    /// bottom edge; a tile's left and top edges are its neighbours' (on a
-    /// non-wrapping board, the border edge of the far side of the row or
-    /// column, which is closed either way).
-    edge_of: Vec<[u32; 4]>,
-    /// The two tiles of each edge; the second is `NO_TILE` on a border.
-    edge_ends: Vec<[u32; 2]>,
-    domain: Vec<u8>,
-    edge_state: Vec<u8>,
-    parent: Vec<u32>,
-    size: Vec<u32>,
-    /// Per component root: unknown edges with an end in the component,
-    /// counted once per end.
-    free: Vec<u32>,
-    /// Per component root: the XOR of the ids of those unknown edges (once
-    /// Per component root: the XOR of `tile + 1` over its tiles that still
-    /// have pipe ends to join, so that with one end left this names the
-    /// tile that has it.
-    open_ends: Vec<u32>,
-    /// Per component root: the pipes of its tiles, summed.
-    degree_sum: Vec<u32>,
-    /// Open edges at each tile.
-    open_count: Vec<u8>,
+    tiles: Vec<TileState>,
+    /// The union-find of the tiles joined by open edges, one entry per tile.
+    union_find: Vec<UnionFindEntry>,
     /// Whether changes go to the trail: not during the propagation at the
     /// root, which is never undone.
     recording: bool,
@@ -207,7 +290,6 @@ pub struct Solver {
     next: Vec<u32>,
     trail: Vec<Undo>,
     queue: Vec<u32>,
-    queued: Vec<bool>,
     choices: Vec<Choice>,
     solution: Vec<u8>,
     last_solution: Vec<u8>,
@@ -227,41 +309,31 @@ impl Solver {
     /// A solver for boards of shape `grid`.
     pub fn new(grid: Grid) -> Solver {
         let n = grid.n_tiles();
-        let width = usize::from(grid.width);
-        let height = usize::from(grid.height);
+        // Grid::neighbour's rule, row by row, without a division per tile.
+        let (width, height) = (u32::from(grid.width), u32::from(grid.height));
+        let wrapped = |tile: u32| if grid.wrap { tile } else { NO_TILE };
         let mut neighbours = Vec::with_capacity(n);
-        let mut edge_of = Vec::with_capacity(n);
-        let mut edge_ends = Vec::with_capacity(2 * n);
-        for tile in 0..n {
-            let (col, row) = (tile % width, tile / width);
-            let neighbour = |dir| grid.neighbour(tile, dir).map_or(NO_TILE, |other| other as u32);
-            neighbours.push([neighbour(0), neighbour(1), neighbour(2), neighbour(3)]);
-            let left = row * width + (col + width - 1) % width;
-            let up = ((row + height - 1) % height) * width + col;
-            edge_of.push([2 * up as u32 + 1, 2 * tile as u32, 2 * tile as u32 + 1, 2 * left as u32]);
-            edge_ends.push([tile as u32, neighbour(1)]);
-            edge_ends.push([tile as u32, neighbour(2)]);
+        for row in 0..height {
+            for col in 0..width {
+                let tile = row * width + col;
+                neighbours.push([
+                    if row > 0 { tile - width } else { wrapped(tile + (height - 1) * width) },
+                    if col + 1 < width { tile + 1 } else { wrapped(tile + 1 - width) },
+                    if row + 1 < height { tile + width } else { wrapped(col) },
+                    if col > 0 { tile - 1 } else { wrapped(tile + width - 1) },
+                ]);
+            }
         }
         Solver {
             grid,
-            base: vec![0; n],
+            tiles: vec![TileState::default(); n],
             n_with_pipes: 0,
             neighbours,
-            edge_of,
-            edge_ends,
-            domain: vec![0; n],
-            edge_state: vec![UNKNOWN; 2 * n],
-            parent: vec![0; n],
-            size: vec![0; n],
-            free: vec![0; n],
-            open_ends: vec![0; n],
-            degree_sum: vec![0; n],
-            open_count: vec![0; n],
+            union_find: vec![UnionFindEntry::default(); n],
             recording: false,
             next: vec![0; n],
             trail: Vec::with_capacity(16 * n),
             queue: Vec::with_capacity(n),
-            queued: vec![false; n],
             choices: Vec::new(),
             solution: vec![0; n],
             last_solution: vec![0; n],
@@ -290,14 +362,14 @@ impl Solver {
     pub fn deduce(&mut self, tiles: &[u8], source: usize) -> bool {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
-        let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
+        let source_is_dry = self.tiles[source].base == 0 && self.n_with_pipes > 0;
         !source_is_dry && self.propagate()
     }
 
     /// Whether `tile` has one orientation left after the last
     /// [`Solver::deduce`] or [`Solver::run`].
     pub fn is_decided(&self, tile: usize) -> bool {
-        self.domain[tile].count_ones() == 1
+        self.tiles[tile].domain.count_ones() == 1
     }
 
     /// Searches the orientations of `tiles` (the board as dealt, with the
@@ -313,7 +385,7 @@ impl Solver {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
         let mut report = SolveReport { solutions: 0, branches: 0, revisions: 0, backtracks: 0, restarts: 0 };
-        let source_is_dry = self.base[source] == 0 && self.n_with_pipes > 0;
+        let source_is_dry = self.tiles[source].base == 0 && self.n_with_pipes > 0;
         let mut consistent = !source_is_dry && self.propagate();
         if !consistent {
             report.revisions = self.revisions;
@@ -329,9 +401,9 @@ impl Solver {
                 match self.branch_tile() {
                     None => {
                         report.solutions += 1;
-                        for tile in 0..self.base.len() {
-                            let turns = self.domain[tile].trailing_zeros() as usize;
-                            self.last_solution[tile] = ROTATIONS[usize::from(self.base[tile])][turns];
+                        for tile in 0..self.tiles.len() {
+                            let turns = self.tiles[tile].domain.trailing_zeros() as usize;
+                            self.last_solution[tile] = ROTATIONS[usize::from(self.tiles[tile].base)][turns];
                         }
                         if report.solutions == 1 {
                             self.solution.copy_from_slice(&self.last_solution);
@@ -348,7 +420,7 @@ impl Solver {
                                 return Err(error);
                             }
                         }
-                        let domain = self.domain[tile as usize];
+                        let domain = self.tiles[tile as usize].domain;
                         let first = domain & domain.wrapping_neg();
                         self.choices.push(Choice {
                             trail_len: self.trail.len(),
@@ -404,22 +476,26 @@ impl Solver {
 
     fn reset(&mut self, tiles: &[u8]) {
         let n = tiles.len();
-        self.base.copy_from_slice(tiles);
         self.n_with_pipes = tiles.iter().filter(|&&mask| mask != 0).count() as u32;
-        for (edge, ends) in self.edge_ends.iter().enumerate() {
-            self.edge_state[edge] = if ends[1] == NO_TILE { CLOSED } else { UNKNOWN };
-        }
         for tile in 0..n {
-            self.domain[tile] = DOMAINS[usize::from(tiles[tile] & 0xF)];
-            self.parent[tile] = tile as u32;
-            self.size[tile] = 1;
             self.next[tile] = tile as u32;
-            let unknown_edges = self.edge_of[tile].iter().filter(|&&edge| self.edge_state[edge as usize] == UNKNOWN);
-            self.free[tile] = unknown_edges.clone().count() as u32;
-            self.degree_sum[tile] = tiles[tile].count_ones();
-            self.open_count[tile] = 0;
-            self.open_ends[tile] = if tiles[tile] != 0 { tile as u32 + 1 } else { 0 };
-            self.queued[tile] = true;
+            let neighbours = self.neighbours[tile];
+            let border =
+                (0..4).fold(0, |mask, dir| if neighbours[dir] == NO_TILE { mask | DIR_BITS[dir] } else { mask });
+            self.tiles[tile] = TileState {
+                base: tiles[tile],
+                domain: DOMAINS[usize::from(tiles[tile] & 0xF)],
+                open_edges: 0,
+                closed_edges: border,
+                queued: true,
+            };
+            self.union_find[tile] = UnionFindEntry {
+                parent: tile as u32,
+                size: 1,
+                free: 4 - border.count_ones(),
+                open_ends: if tiles[tile] != 0 { tile as u32 + 1 } else { 0 },
+                degree_sum: tiles[tile].count_ones(),
+            };
         }
         self.queue.clear();
         self.queue.extend((0..n as u32).rev());
@@ -435,24 +511,27 @@ impl Solver {
     }
 
     fn find(&self, mut tile: u32) -> u32 {
-        while self.parent[tile as usize] != tile {
-            tile = self.parent[tile as usize];
+        loop {
+            let parent = self.union_find[tile as usize].parent;
+            if parent == tile {
+                return tile;
+            }
+            tile = parent;
         }
-        tile
     }
 
     fn enqueue(&mut self, tile: u32) {
-        if !self.queued[tile as usize] {
-            self.queued[tile as usize] = true;
+        if !self.tiles[tile as usize].queued {
+            self.tiles[tile as usize].queued = true;
             self.queue.push(tile);
         }
     }
 
     /// Restricts `tile` to the orientations in `domain` and propagates.
     fn assign(&mut self, tile: u32, domain: u8) -> bool {
-        let old = self.domain[tile as usize];
+        let old = self.tiles[tile as usize].domain;
         self.record(Undo::Domain { tile, old });
-        self.domain[tile as usize] = domain;
+        self.tiles[tile as usize].domain = domain;
         self.enqueue(tile);
         self.propagate()
     }
@@ -462,14 +541,14 @@ impl Solver {
     fn propagate(&mut self) -> bool {
         loop {
             let ok = if let Some(tile) = self.queue.pop() {
-                self.queued[tile as usize] = false;
+                self.tiles[tile as usize].queued = false;
                 self.revise(tile)
             } else {
                 return true;
             };
             if !ok {
                 for &tile in &self.queue {
-                    self.queued[tile as usize] = false;
+                    self.tiles[tile as usize].queued = false;
                 }
                 self.queue.clear();
                 return false;
@@ -479,28 +558,25 @@ impl Solver {
 
     /// Pipe ends the component rooted at `root` has left to join.
     fn ends_left(&self, root: u32) -> u32 {
-        let r = root as usize;
-        self.degree_sum[r] + 2 - 2 * self.size[r]
+        let component = &self.union_find[root as usize];
+        component.degree_sum + 2 - 2 * component.size
     }
 
     /// Pipes of `tile` not yet joined by an open edge, or `None` if it has
     /// more open edges than pipes.
     fn unjoined(&self, tile: u32) -> Option<u32> {
         let t = tile as usize;
-        self.base[t].count_ones().checked_sub(u32::from(self.open_count[t]))
+        self.tiles[t].base.count_ones().checked_sub(self.tiles[t].open_edges.count_ones())
     }
 
     /// The directions of `tile`'s open and of its closed edges, as masks.
     fn known_edges(&self, tile: usize) -> (u8, u8) {
-        let (mut open, mut closed) = (0u8, 0u8);
-        for (dir, &edge) in self.edge_of[tile].iter().enumerate() {
-            match self.edge_state[edge as usize] {
-                OPEN => open |= DIR_BITS[dir],
-                CLOSED => closed |= DIR_BITS[dir],
-                _ => {}
-            }
-        }
-        (open, closed)
+        (self.tiles[tile].open_edges, self.tiles[tile].closed_edges)
+    }
+
+    /// Whether the edge of `tile` in `dir` is still unknown.
+    fn is_unknown(&self, tile: usize, dir: usize) -> bool {
+        (self.tiles[tile].open_edges | self.tiles[tile].closed_edges) & DIR_BITS[dir] == 0
     }
 
     /// Closes the unknown edges of `tile` that would join two components
@@ -513,16 +589,15 @@ impl Solver {
         }
         let mut closed_any = false;
         for dir in 0..4 {
-            let edge = self.edge_of[tile as usize][dir];
-            if self.edge_state[edge as usize] != UNKNOWN {
+            if !self.is_unknown(tile as usize, dir) {
                 continue;
             }
             let other = self.find(self.neighbours[tile as usize][dir]);
             if other != root
                 && self.ends_left(other) == 1
-                && self.size[root as usize] + self.size[other as usize] < self.n_with_pipes
+                && self.union_find[root as usize].size + self.union_find[other as usize].size < self.n_with_pipes
             {
-                if !self.set_edge(edge, CLOSED) {
+                if !self.set_edge(tile, dir, EdgeState::Closed) {
                     return None;
                 }
                 closed_any = true;
@@ -536,7 +611,6 @@ impl Solver {
     fn revise(&mut self, tile: u32) -> bool {
         self.revisions += 1;
         let t = tile as usize;
-        let edges = self.edge_of[t];
         let (mut open, mut closed) = self.known_edges(t);
         if open | closed != 0xF {
             match self.close_dead_ends(tile) {
@@ -545,39 +619,31 @@ impl Solver {
                 Some(false) => {}
             }
         }
-        let rotations = ROTATIONS[usize::from(self.base[t])];
-        let domain = self.domain[t];
-        let (mut kept, mut all, mut any) = (0u8, 0xFu8, 0u8);
-        for (turns, &mask) in rotations.iter().enumerate() {
-            if domain & (1 << turns) != 0 && mask & open == open && mask & closed == 0 {
-                kept |= 1 << turns;
-                all &= mask;
-                any |= mask;
-            }
-        }
+        let base = usize::from(self.tiles[t].base);
+        let domain = self.tiles[t].domain;
+        let kept = domain & FITTING[base][usize::from(open | closed << 4)];
+        let (all, any) = AGREED[base][usize::from(kept)];
         if kept == 0 {
             self.conflict = [tile, tile];
             return false;
         }
         if kept != domain {
             self.record(Undo::Domain { tile, old: domain });
-            self.domain[t] = kept;
+            self.tiles[t].domain = kept;
         }
         // The edges set here agree with the domain just computed, so they
         // need not queue this tile again; it is marked queued meanwhile.
         // Edges that others set meanwhile (a loop closed by a union) do.
-        self.queued[t] = true;
+        self.tiles[t].queued = true;
         let mut ok = true;
-        for dir in 0..4 {
-            let edge = edges[dir];
-            if self.edge_state[edge as usize] != UNKNOWN {
+        for (dir, &bit) in DIR_BITS.iter().enumerate() {
+            if !self.is_unknown(t, dir) {
                 continue;
             }
-            let bit = DIR_BITS[dir];
             ok = if all & bit != 0 {
-                self.set_edge(edge, OPEN)
+                self.set_edge(tile, dir, EdgeState::Open)
             } else if any & bit == 0 {
-                self.set_edge(edge, CLOSED)
+                self.set_edge(tile, dir, EdgeState::Closed)
             } else {
                 true
             };
@@ -585,19 +651,11 @@ impl Solver {
                 break;
             }
         }
-        self.queued[t] = false;
+        self.tiles[t].queued = false;
         if ok {
             let unknown = !(open | closed) & 0xF;
             let (expected_open, expected_closed) = (open | (all & unknown), closed | (!any & unknown));
-            let (mut open_now, mut closed_now) = (0u8, 0u8);
-            for dir in 0..4 {
-                match self.edge_state[edges[dir] as usize] {
-                    OPEN => open_now |= DIR_BITS[dir],
-                    CLOSED => closed_now |= DIR_BITS[dir],
-                    _ => {}
-                }
-            }
-            if (open_now, closed_now) != (expected_open, expected_closed) {
+            if self.known_edges(t) != (expected_open, expected_closed) {
                 self.enqueue(tile);
             }
         }
@@ -605,43 +663,49 @@ impl Solver {
     }
 
     fn set_free(&mut self, root: u32, free: u32, open_ends: u32) {
-        let r = root as usize;
-        self.record(Undo::Free { root, old_free: self.free[r], old_open_ends: self.open_ends[r] });
-        self.free[r] = free;
-        self.open_ends[r] = open_ends;
+        let component = &mut self.union_find[root as usize];
+        let undo = Undo::Free { root, old_free: component.free, old_open_ends: component.open_ends };
+        component.free = free;
+        component.open_ends = open_ends;
+        self.record(undo);
     }
 
     /// A component with no unknown edge left is closed for good: fine only
     /// if it holds every tile with pipes (or is a lone empty tile).
     fn pocket_ok(&self, root: u32) -> bool {
-        let r = root as usize;
-        self.free[r] > 0 || self.size[r] >= self.n_with_pipes || (self.size[r] == 1 && self.base[r] == 0)
+        let component = &self.union_find[root as usize];
+        component.free > 0
+            || component.size >= self.n_with_pipes
+            || (component.size == 1 && self.tiles[root as usize].base == 0)
     }
 
-    /// Sets an edge, keeping the components and their free counts in step.
-    fn set_edge(&mut self, edge: u32, state: u8) -> bool {
-        let current = self.edge_state[edge as usize];
-        if current == state {
-            return true;
-        }
-        let [a, b] = self.edge_ends[edge as usize];
+    /// Sets the unknown edge of `tile` in `dir`, keeping the components and
+    /// their free counts in step.
+    fn set_edge(&mut self, tile: u32, dir: usize, state: EdgeState) -> bool {
+        debug_assert!(self.is_unknown(tile as usize, dir), "set_edge on a known edge");
+        // The edge is named from its left or upper tile `a`, which fixes the
+        // order in which its tiles are queued and weighed.
+        let other = self.neighbours[tile as usize][dir];
+        let (a, dir_a, b) = if dir == 1 || dir == 2 { (tile, dir, other) } else { (other, opposite(dir), tile) };
         self.conflict = [a, b];
-        if current != UNKNOWN {
-            return false;
+        for (end, bit) in [(a, DIR_BITS[dir_a]), (b, DIR_BITS[opposite(dir_a)])] {
+            let edges = &mut self.tiles[end as usize];
+            match state {
+                EdgeState::Open => edges.open_edges |= bit,
+                EdgeState::Closed => edges.closed_edges |= bit,
+            }
         }
-        self.edge_state[edge as usize] = state;
-        self.record(Undo::Edge { edge });
+        self.record(Undo::Edge { tile: a, dir: dir_a as u8 });
         self.enqueue(a);
         self.enqueue(b);
         let (root_a, root_b) = (self.find(a), self.find(b));
-        if state == CLOSED {
-            self.set_free(root_a, self.free[root_a as usize] - 1, self.open_ends[root_a as usize]);
-            self.set_free(root_b, self.free[root_b as usize] - 1, self.open_ends[root_b as usize]);
-            self.conflict = [a, b];
+        if state == EdgeState::Closed {
+            for root in [root_a, root_b] {
+                let component = self.union_find[root as usize];
+                self.set_free(root, component.free - 1, component.open_ends);
+            }
             return self.pocket_ok(root_a) && self.pocket_ok(root_b);
         }
-        self.open_count[a as usize] += 1;
-        self.open_count[b as usize] += 1;
         if root_a == root_b {
             return false;
         }
@@ -652,21 +716,24 @@ impl Solver {
             return false;
         };
         let filled = |tile: u32, unjoined: u32| if unjoined == 0 { tile + 1 } else { 0 };
-        let (small, big) =
-            if self.size[root_a as usize] < self.size[root_b as usize] { (root_a, root_b) } else { (root_b, root_a) };
+        let (small, big) = if self.union_find[root_a as usize].size < self.union_find[root_b as usize].size {
+            (root_a, root_b)
+        } else {
+            (root_b, root_a)
+        };
+        let small_part = self.union_find[small as usize];
+        let big_part = self.union_find[big as usize];
         // The new edge was counted once from each side.
         self.set_free(
             big,
-            self.free[big as usize] + self.free[small as usize] - 2,
-            self.open_ends[big as usize]
-                ^ self.open_ends[small as usize]
-                ^ filled(a, unjoined_a)
-                ^ filled(b, unjoined_b),
+            big_part.free + small_part.free - 2,
+            big_part.open_ends ^ small_part.open_ends ^ filled(a, unjoined_a) ^ filled(b, unjoined_b),
         );
-        self.degree_sum[big as usize] += self.degree_sum[small as usize];
+        let big_entry = &mut self.union_find[big as usize];
+        big_entry.degree_sum += small_part.degree_sum;
+        big_entry.size += small_part.size;
+        self.union_find[small as usize].parent = big;
         let first_of_small = self.next[small as usize];
-        self.parent[small as usize] = big;
-        self.size[big as usize] += self.size[small as usize];
         self.next.swap(small as usize, big as usize);
         self.record(Undo::Union { small, big });
         // Every unknown edge inside the merged component runs between its
@@ -675,10 +742,9 @@ impl Solver {
         loop {
             let m = member as usize;
             for dir in 0..4 {
-                let inner = self.edge_of[m][dir];
-                if self.edge_state[inner as usize] == UNKNOWN
+                if self.is_unknown(m, dir)
                     && self.find(self.neighbours[m][dir]) == big
-                    && !self.set_edge(inner, CLOSED)
+                    && !self.set_edge(member, dir, EdgeState::Closed)
                 {
                     return false;
                 }
@@ -690,7 +756,7 @@ impl Solver {
         }
         self.conflict = [a, b];
         if self.ends_left(big) == 1 {
-            self.enqueue(self.open_ends[big as usize] - 1);
+            self.enqueue(self.union_find[big as usize].open_ends - 1);
         }
         self.pocket_ok(big)
     }
@@ -706,24 +772,28 @@ impl Solver {
     fn undo_to(&mut self, trail_len: usize) {
         while self.trail.len() > trail_len {
             match self.trail.pop().expect("longer than trail_len") {
-                Undo::Domain { tile, old } => self.domain[tile as usize] = old,
-                Undo::Edge { edge } => {
-                    if self.edge_state[edge as usize] == OPEN {
-                        let [a, b] = self.edge_ends[edge as usize];
-                        self.open_count[a as usize] -= 1;
-                        self.open_count[b as usize] -= 1;
-                    }
-                    self.edge_state[edge as usize] = UNKNOWN;
+                Undo::Domain { tile, old } => self.tiles[tile as usize].domain = old,
+                Undo::Edge { tile, dir } => {
+                    let dir = usize::from(dir);
+                    let b = self.neighbours[tile as usize][dir] as usize;
+                    let (bit_a, bit_b) = (DIR_BITS[dir], DIR_BITS[opposite(dir)]);
+                    self.tiles[tile as usize].open_edges &= !bit_a;
+                    self.tiles[tile as usize].closed_edges &= !bit_a;
+                    self.tiles[b].open_edges &= !bit_b;
+                    self.tiles[b].closed_edges &= !bit_b;
                 }
                 Undo::Union { small, big } => {
-                    self.parent[small as usize] = small;
-                    self.size[big as usize] -= self.size[small as usize];
-                    self.degree_sum[big as usize] -= self.degree_sum[small as usize];
+                    let small_part = self.union_find[small as usize];
+                    let big_entry = &mut self.union_find[big as usize];
+                    big_entry.size -= small_part.size;
+                    big_entry.degree_sum -= small_part.degree_sum;
+                    self.union_find[small as usize].parent = small;
                     self.next.swap(small as usize, big as usize);
                 }
                 Undo::Free { root, old_free, old_open_ends } => {
-                    self.free[root as usize] = old_free;
-                    self.open_ends[root as usize] = old_open_ends;
+                    let component = &mut self.union_find[root as usize];
+                    component.free = old_free;
+                    component.open_ends = old_open_ends;
                 }
             }
         }
@@ -750,16 +820,16 @@ impl Solver {
         let mut best: Option<(u32, u32)> = None;
         for &tile in &self.hot {
             let weight = self.weight[tile as usize];
-            if self.domain[tile as usize].count_ones() > 1 && best.is_none_or(|(_, most)| weight > most) {
+            if self.tiles[tile as usize].domain.count_ones() > 1 && best.is_none_or(|(_, most)| weight > most) {
                 best = Some((tile, weight));
             }
         }
         if let Some((tile, _)) = best {
             return Some(tile);
         }
-        let n = self.domain.len();
+        let n = self.tiles.len();
         while self.scan_cursor < n {
-            if self.domain[self.scan_cursor].count_ones() > 1 {
+            if self.tiles[self.scan_cursor].domain.count_ones() > 1 {
                 return Some(self.scan_cursor as u32);
             }
             self.scan_cursor += 1;
@@ -819,7 +889,7 @@ impl Planner<PipesGame> for Solve {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pipes::{find_flaw, opposite};
+    use crate::game::pipes::find_flaw;
 
     /// Whether tile `a` and its neighbour in `dir` have pipes to each other.
     fn joined(grid: Grid, tiles: &[u8], a: usize, dir: usize) -> bool {
@@ -830,6 +900,25 @@ mod tests {
         let mut solver = Solver::new(grid);
         let report = solver.run(tiles, 0, limit, &Budget::unlimited()).unwrap();
         (report, solver.solution().to_vec())
+    }
+
+    #[test]
+    fn the_neighbour_table_follows_the_grid() {
+        for (width, height) in [(1, 1), (1, 4), (4, 1), (2, 2), (5, 3)] {
+            for wrap in [false, true] {
+                let grid = Grid { width, height, wrap };
+                let solver = Solver::new(grid);
+                for tile in 0..grid.n_tiles() {
+                    for dir in 0..4 {
+                        let expected = grid.neighbour(tile, dir).map_or(NO_TILE, |other| other as u32);
+                        assert_eq!(
+                            solver.neighbours[tile][dir], expected,
+                            "{width}x{height} wrap={wrap} tile {tile} dir {dir}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
