@@ -22,7 +22,11 @@ use crate::runner::{Exit, ExitOnError, Failure, collect_files, interrupted, prin
 pub fn execute(cli: Cli) -> Result<Exit, Failure> {
     let writes_log =
         !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
-    let log = LogConfig { level: cli.log_level.clone(), dir: writes_log.then(|| cli.log_dir.clone()) };
+    let log = LogConfig {
+        level: cli.log_level.clone(),
+        dir: writes_log.then(|| cli.log_dir.clone()),
+        quiet_games_on_stderr: matches!(cli.command, Command::Run(_)),
+    };
     if let Err(error) = telemetry::init(&log) {
         let code = match error {
             TelemetryError::Filter { .. } => Exit::BadInput,

@@ -4,8 +4,8 @@
 //! `indicatif.pb_show`), drawn so that log lines print above them instead
 //! of through them.
 //!
-//! Events worth knowing by name: `game_start` and `game_end` (info; one per
-//! game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
+//! Events worth knowing by name: `game_start` and `game_end` (info, target
+//! `tickbot::games`; one per game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
 //! `ticks`, `score`, `elapsed_us`), and `plan` (debug; one per plan, with the
 //! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`, `distinct` from
 //! planners that count distinct states apart, and `first_solution_us` and
@@ -44,6 +44,10 @@ pub struct LogConfig {
     pub level: Option<String>,
     /// Directory of the JSON log file; `None`: no file.
     pub dir: Option<PathBuf>,
+    /// When no level is given, stderr leaves the per-game events
+    /// (`tickbot::games`) to the file: a session of thousands of games
+    /// would otherwise bury its progress bar and warnings under them.
+    pub quiet_games_on_stderr: bool,
 }
 
 /// Why logging could not be set up.
@@ -76,11 +80,14 @@ fn check_directives(directive: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn filter(config: &LogConfig) -> Result<EnvFilter, TelemetryError> {
+fn filter(config: &LogConfig, on_stderr: bool) -> Result<EnvFilter, TelemetryError> {
     let (origin, directive) = match &config.level {
         Some(level) => ("--log-level", level.clone()),
         None => match std::env::var(EnvFilter::DEFAULT_ENV) {
             Ok(directive) => ("$RUST_LOG", directive),
+            Err(_) if on_stderr && config.quiet_games_on_stderr => {
+                ("the default log level", format!("info,{}=warn", crate::session::GAME_EVENTS))
+            }
             Err(_) => ("the default log level", "info".to_string()),
         },
     };
@@ -97,7 +104,7 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
         .with_ansi(io::stderr().is_terminal())
         .with_target(false)
         .compact()
-        .with_filter(filter(config)?);
+        .with_filter(filter(config, true)?);
     let file_layer = match &config.dir {
         Some(dir) => {
             let file = RotatingLog::open(dir)?;
@@ -111,7 +118,7 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
                 .with_current_span(false)
                 .with_span_list(false)
                 .with_writer(Mutex::new(file))
-                .with_filter(filter(config)?);
+                .with_filter(filter(config, false)?);
             Some(layer)
         }
         None => None,

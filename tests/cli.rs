@@ -24,7 +24,10 @@ fn run_writes_verifiable_replays_results_and_logs() {
         .args(["run", "--games", "4", "--jobs", "2", "snake", "--size", "8x8"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("finished 4 games"));
+        .stdout(predicate::str::contains("finished 4 games"))
+        // A session leaves its per-game events to the log file (checked
+        // below) unless a level is asked for.
+        .stderr(predicate::str::contains("game_end").not());
     let results = json_lines(&dir.path().join("out/results.jsonl"));
     assert_eq!(results.len(), 4);
     let mut indexes: Vec<u64> = results.iter().map(|line| line["index"].as_u64().unwrap()).collect();
@@ -46,6 +49,11 @@ fn run_writes_verifiable_replays_results_and_logs() {
     assert_eq!(ends.len(), 4);
     assert!(ends.iter().all(|event| event["elapsed_us"].is_u64() && event["ticks"].is_u64()));
     assert_eq!(log.iter().filter(|event| event["message"] == "game_start").count(), 4);
+    tickbot(dir.path())
+        .args(["--log-level", "info", "run", "--games", "1", "--out", "again", "snake", "--size", "8x8"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("game_end"));
 }
 
 #[test]

@@ -36,7 +36,8 @@ pub struct Cli {
     pub command: Command,
 
     /// Log filter for stderr and the log file: error, warn, info, debug, trace,
-    /// or a directive like `tickbot=debug`. Default: $RUST_LOG, else info.
+    /// or a directive like `tickbot=debug`. Default: $RUST_LOG, else info
+    /// (`run` then leaves each game's start and end to the log file).
     #[arg(long, global = true, value_name = "FILTER", display_order = 100)]
     pub log_level: Option<String>,
 

@@ -43,6 +43,10 @@ pub use shard::Shard;
 pub use spec::{ReplayPolicy, SessionSpec};
 pub use store::{Manifest, Recovered, ResultsFile, SessionDir};
 
+/// The log target of the per-game events (`game_start`, `game_end`): a
+/// terminal running a long session leaves them to the log file.
+pub const GAME_EVENTS: &str = "tickbot::games";
+
 /// What to play, how, and how much.
 #[derive(Debug)]
 pub struct SessionConfig {
@@ -619,7 +623,7 @@ async fn play_game<G: Game, P: Planner<G>>(
     let planner_name = planner.name();
     let mut game = G::new(&level, job.seed);
     let id = game_id(&job.entry, job.index);
-    info!(game = G::NAME, id = %id, seed = job.seed, planner = planner_name, "game_start");
+    info!(target: GAME_EVENTS, game = G::NAME, id = %id, seed = job.seed, planner = planner_name, "game_start");
     let header = Header::new::<G>(&level, job.seed, &planner);
     let replay_error = |path: &Path, cause| SessionError::Replay { path: path.to_path_buf(), cause };
     let mut replay = match &job.replay_path {
@@ -780,6 +784,7 @@ async fn play_game<G: Game, P: Planner<G>>(
         replay: replay_written,
     };
     info!(
+        target: GAME_EVENTS,
         game = G::NAME,
         id = %record.id,
         seed = record.seed,
