@@ -209,7 +209,10 @@ fn stats_refuses_bad_input_naming_the_line_and_the_flag() {
     );
     assert_bad_input(dir.path(), &["stats", "nowhere"], "nowhere: no such file or directory");
     assert_bad_input(dir.path(), &["stats", "."], "has no results.jsonl: not a session directory");
-    assert_bad_input(dir.path(), &["stats", "--compare", "a", "b"], "neither a session directory nor a results file");
+    // Without paths, stats reads `out`, where `run` writes by default.
+    let without_out = "out: no such file or directory (give a session directory or results file";
+    assert_bad_input(dir.path(), &["stats"], without_out);
+    assert_bad_input(dir.path(), &["stats", "--compare", "a", "b"], without_out);
     std::fs::create_dir(dir.path().join("empty")).unwrap();
     assert_bad_input(dir.path(), &["stats", "--logs", "empty"], "holds no *.jsonl log files");
 }

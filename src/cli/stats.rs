@@ -19,6 +19,7 @@ use tickbot::analysis::{
     read_results,
 };
 use tickbot::progress::Progress;
+use tickbot::session::spec::DEFAULT_OUT;
 use tickbot::session::store::RESULTS_FILE;
 
 use crate::runner::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
@@ -26,6 +27,7 @@ use crate::runner::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, pri
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     /// Session directories (their results.jsonl) or results files (.jsonl, or .jsonl.gz).
+    /// Default: `out`, where `tickbot run` writes.
     #[arg(value_name = "DIR|FILE")]
     pub paths: Vec<PathBuf>,
     /// Group games by these fields, separated by commas: entry, game, planner, level.
@@ -60,17 +62,13 @@ pub fn execute(args: StatsArgs) -> Result<Exit, Failure> {
     if let Some(pair) = &args.compare {
         return compare_two(&pair[0], &pair[1], &args, by);
     }
-    if args.paths.is_empty() {
-        return Err(Failure::bad_input(anyhow!(
-            "give a session directory or results file (e.g. `tickbot stats out`), --compare A B or --logs DIR"
-        )));
-    }
-    let files = results_files(&args.paths)?;
+    let paths = sessions_or_default(&args.paths);
+    let files = results_files(&paths)?;
     let mut summary = Summary::new(by, args.top);
     let complete = read_all(&files, &mut summary)?;
     let mut report = summary.report();
-    resolve_replays(&mut report.slowest, &args.paths);
-    resolve_replays(&mut report.failed, &args.paths);
+    resolve_replays(&mut report.slowest, &paths);
+    resolve_replays(&mut report.failed, &paths);
     if let Some(plot) = &args.plot {
         write_chart(plot, &report.groups, &files)?;
     }
@@ -85,6 +83,11 @@ pub fn execute(args: StatsArgs) -> Result<Exit, Failure> {
 fn stopped() -> Exit {
     eprintln!("interrupted: the figures above cover the lines read so far");
     Exit::Interrupted
+}
+
+/// The paths given, or the directory `run` writes to by default.
+fn sessions_or_default(paths: &[PathBuf]) -> Vec<PathBuf> {
+    if paths.is_empty() { vec![PathBuf::from(DEFAULT_OUT)] } else { paths.to_vec() }
 }
 
 /// Each path's results file: a directory's `results.jsonl`, a file as given.
@@ -106,7 +109,11 @@ fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
             } else if path.is_file() {
                 Ok(path.clone())
             } else {
-                Err(Failure::bad_input(anyhow!("{}: no such file or directory", path.display())))
+                Err(Failure::bad_input(anyhow!(
+                    "{}: no such file or directory (give a session directory or results file; without one, stats \
+                     reads `{DEFAULT_OUT}`, where `tickbot run` writes)",
+                    path.display()
+                )))
             }
         })
         .collect()
@@ -292,14 +299,7 @@ fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::Gr
             (sides.pop().expect("two sides"), second, complete)
         }
         _ => {
-            if args.paths.is_empty() {
-                let missing = if is_session(a) { b } else { a };
-                return Err(Failure::bad_input(anyhow!(
-                    "--compare {a} {b}: {missing} is neither a session directory nor a results file; to compare \
-                     two entries, give the results they are in (`tickbot stats DIR --compare ENTRY ENTRY`)"
-                )));
-            }
-            let files = results_files(&args.paths)?;
+            let files = results_files(&sessions_or_default(&args.paths))?;
             let mut summary = Summary::new(by.clone(), 0);
             let complete = read_all(&files, &mut summary)?;
             let report = summary.report();

@@ -141,8 +141,11 @@ fn default_seed() -> u64 {
     1
 }
 
+/// Where a session writes when no `--out` or `out` is given.
+pub const DEFAULT_OUT: &str = "out";
+
 fn default_out() -> PathBuf {
-    PathBuf::from("out")
+    PathBuf::from(DEFAULT_OUT)
 }
 
 /// The per-move budget when none is given.
