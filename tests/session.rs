@@ -3,7 +3,8 @@
 //! an uninterrupted one; a second session into a directory in use is
 //! refused; a full disk and a read-only directory stop a session cleanly
 //! (exit 4, one message naming the path, nothing torn) and it resumes once
-//! the disk has room.
+//! the disk has room; the replay policies and the disk budget keep exactly
+//! the replays they promise.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -338,4 +339,63 @@ fn a_read_only_directory_stops_the_session_with_one_clear_error() {
     check_stopped_cleanly(&output, &out, &log_dir.join("tickbot.jsonl"));
     assert_eq!(std::fs::read(out.join("results.jsonl")).unwrap(), before);
     disk.remount("remount,rw");
+}
+
+/// Each results line of `out` as (outcome, replay path if one was kept).
+fn outcomes_and_replays(dir: &Path, out: &str) -> Vec<(String, Option<String>)> {
+    let text = std::fs::read_to_string(dir.join(out).join("results.jsonl")).unwrap();
+    let mut lines: Vec<(String, String, Option<String>)> = text
+        .lines()
+        .map(|line| {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            let replay = value["replay"].as_str().map(str::to_string);
+            (value["id"].as_str().unwrap().to_string(), value["outcome"].as_str().unwrap().to_string(), replay)
+        })
+        .collect();
+    lines.sort();
+    lines.into_iter().map(|(_, outcome, replay)| (outcome, replay)).collect()
+}
+
+#[test]
+fn replay_policies_and_the_disk_budget_decide_which_games_keep_a_replay() {
+    let dir = TempDir::new().unwrap();
+    let session = |out: &str, extra: &[&str]| {
+        let mut args = vec!["run", "--games", "30", "--jobs", "1", "--seed", "3", "--out", out];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["snake", "--planner", "bfs-tail", "--size", "6x6"]);
+        tickbot(dir.path()).args(&args).assert().success().get_output().stdout.clone()
+    };
+
+    // failures: a replay for every game not won, none for the others.
+    session("failures", &["--replays", "failures"]);
+    let games = outcomes_and_replays(dir.path(), "failures");
+    assert_eq!(games.len(), 30);
+    let won = games.iter().filter(|(outcome, _)| outcome == "won").count();
+    assert!(won > 0 && won < 30, "the test needs both kinds: {games:?}");
+    for (outcome, replay) in &games {
+        assert_eq!(replay.is_some(), outcome != "won", "{outcome} {replay:?}");
+    }
+    assert_eq!(replay_files(&dir.path().join("failures/replays")).len(), 30 - won);
+
+    // sample=0.5: some games, the same ones in another run of the session.
+    session("sample", &["--replays", "sample=0.5"]);
+    session("sample-again", &["--replays", "sample=0.5"]);
+    let kept = |out: &str| -> Vec<bool> {
+        outcomes_and_replays(dir.path(), out).iter().map(|(_, replay)| replay.is_some()).collect()
+    };
+    let sampled = kept("sample");
+    let count = sampled.iter().filter(|&&kept| kept).count();
+    assert!(count > 0 && count < 30, "{sampled:?}");
+    assert_eq!(sampled, kept("sample-again"), "the sample depends on the seeds only");
+
+    // A disk budget of one byte: the first game keeps its replay (nothing
+    // is used when it starts), every later one none, and the session says so.
+    let stdout = session("budget", &["--disk-budget", "1"]);
+    assert!(String::from_utf8_lossy(&stdout).contains("the disk budget was reached"));
+    assert_eq!(kept("budget"), [vec![true], vec![false; 29]].concat());
+    assert_eq!(replay_files(&dir.path().join("budget/replays")).len(), 1);
+    tickbot(dir.path())
+        .args(["replay", "verify", "failures/replays", "sample/replays", "budget/replays"])
+        .assert()
+        .success();
 }
