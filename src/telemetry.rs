@@ -5,11 +5,12 @@
 //! of through them.
 //!
 //! Events worth knowing by name: `game_start` and `game_end` (info, target
-//! `tickbot::games`; one per game, with `game`, `index`, `seed`, `planner`, `outcome`, `reason`,
-//! `ticks`, `score`, `elapsed_us`), and `plan` (debug; one per plan, with the
-//! planner's `kind`, `nodes`, `plan_len`, `elapsed_us`, `distinct` from
-//! planners that count distinct states apart, and `first_solution_us` and
-//! `lower_bound` from anytime planners). The message is the event name.
+//! `tickbot::games`; one per game, with `game`, `index`, `seed`, `planner`,
+//! `outcome`, `reason`, `ticks`, `score`, `elapsed_us`), and `plan` (debug;
+//! one per plan, with the planner's `kind`, `nodes`, `plan_len`,
+//! `elapsed_us`, `distinct` from planners that count distinct states apart,
+//! and `first_solution_us` and `lower_bound` from anytime planners). The
+//! message is the event name.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, IsTerminal, Write};
