@@ -835,7 +835,14 @@ impl DraftEvolution {
         let drafters = self.drafters();
         let tg = self.settings.tournament_games;
         let mut played = 0;
-        let mut phase = PHASE_TOURNAMENT;
+        // One round of every tournament's matches at once: each side's wins
+        // per match, and the games counted.
+        let mut play_round = |matches: &[(usize, [u32; 2])], phase: u64| {
+            let pairs = matches_only(matches);
+            let wins = self.play_matches(&pairs, tg, &drafters, drafts, gen_seed, phase, budget, progress)?;
+            played += wins.len() as u64 * 2 * u64::from(tg);
+            Some(wins)
+        };
         match self.settings.tournament {
             Tournament::RoundRobin => {
                 let pairs: Vec<(usize, usize)> = (0..ts).flat_map(|x| (x + 1..ts).map(move |y| (x, y))).collect();
@@ -846,17 +853,7 @@ impl DraftEvolution {
                         pairs.iter().map(move |&(x, y)| (tournament, [members[x], members[y]]))
                     })
                     .collect();
-                let wins = self.play_matches(
-                    &matches_only(&matches),
-                    tg,
-                    &drafters,
-                    drafts,
-                    gen_seed,
-                    phase,
-                    budget,
-                    progress,
-                )?;
-                played += wins.len() as u64 * 2 * u64::from(tg);
+                let wins = play_round(&matches, PHASE_TOURNAMENT)?;
                 let mut points = vec![vec![0u32; ts]; size];
                 for ((tournament, _), (&(x, y), &(wins_x, wins_y))) in
                     matches.iter().zip(pairs.iter().cycle().zip(&wins))
@@ -877,6 +874,7 @@ impl DraftEvolution {
             }
             Tournament::Knockout => {
                 let mut alive = entrants;
+                let mut phase = PHASE_TOURNAMENT;
                 while alive[0].len() > 2 {
                     let matches: Vec<(usize, [u32; 2])> = alive
                         .iter()
@@ -885,17 +883,7 @@ impl DraftEvolution {
                             members.chunks(2).map(move |pair| (tournament, [pair[0], pair[1]]))
                         })
                         .collect();
-                    let wins = self.play_matches(
-                        &matches_only(&matches),
-                        tg,
-                        &drafters,
-                        drafts,
-                        gen_seed,
-                        phase,
-                        budget,
-                        progress,
-                    )?;
-                    played += wins.len() as u64 * 2 * u64::from(tg);
+                    let wins = play_round(&matches, phase)?;
                     for members in &mut alive {
                         members.clear();
                     }
