@@ -11,7 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 use tempfile::TempDir;
 
-use crate::support::{assert_bad_input, tickbot};
+use crate::support::{assert_bad_input, json_output, tickbot};
 
 /// A small xorshift for synthetic results (test data only, no game state).
 fn next(state: &mut u64) -> u64 {
@@ -111,9 +111,7 @@ fn stats_agrees_with_a_direct_computation() {
     // A last line cut short, as a killed session leaves it: skipped.
     let text = results_text(&lines) + "{\"id\":\"alpha/9999";
     std::fs::write(dir.path().join("results.jsonl"), text).unwrap();
-    let output = tickbot(dir.path()).args(["stats", "results.jsonl", "--json"]).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = stats(dir.path(), &["results.jsonl"]);
     assert_eq!(report["lines"], 3000);
     assert_eq!(report["torn_lines"], 1);
     let groups = report["groups"].as_array().unwrap();
@@ -227,9 +225,7 @@ fn run(dir: &Path, global: &[&str], args: &[&str]) {
 /// `tickbot stats --json ARGS...` in `dir`.
 #[track_caller]
 fn stats(dir: &Path, args: &[&str]) -> Value {
-    let output = tickbot(dir).args(["stats", "--json"]).args(args).output().unwrap();
-    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
+    json_output(dir, &[&["stats", "--json"], args].concat())
 }
 
 /// Snake on an open 6×6 board, 40 games an entry: bfs-tail wins about 90%

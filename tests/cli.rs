@@ -8,7 +8,7 @@ use std::process::Command as StdCommand;
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::support::{assert_bad_input, replay_files, tickbot};
+use crate::support::{assert_bad_input, json_output, replay_files, tickbot};
 
 fn json_lines(path: &Path) -> Vec<serde_json::Value> {
     let text = std::fs::read_to_string(path).expect("readable file");
@@ -185,13 +185,7 @@ fn bad_maps_name_the_file_line_and_column() {
 #[test]
 fn bench_prints_the_documented_json_keys() {
     let dir = TempDir::new().unwrap();
-    let output = tickbot(dir.path())
-        .args(["bench", "snake", "--episodes", "12", "--preset", "chuyangliu", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_output(dir.path(), &["bench", "snake", "--episodes", "12", "--preset", "chuyangliu", "--json"]);
     for key in
         ["episodes", "avg_length", "avg_steps", "fill_rate", "lost", "stalled", "moves_per_sec", "planner", "rules"]
     {

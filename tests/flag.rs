@@ -5,7 +5,7 @@
 use predicates::prelude::*;
 use tempfile::TempDir;
 
-use crate::support::{assert_bad_input, replay_files, repo_path, tickbot};
+use crate::support::{assert_bad_input, json_output, replay_files, repo_path, tickbot};
 
 fn map(name: &str) -> String {
     repo_path(&format!("maps/flag/{name}")).display().to_string()
@@ -106,13 +106,10 @@ fn generated_maps_play_and_verify() {
 #[test]
 fn bench_reports_the_documented_keys() {
     let dir = TempDir::new().unwrap();
-    let output = tickbot(dir.path())
-        .args(["bench", "flag", "--planner", "ga", "--map", &map("round-03.txt"), "--seeds", "3", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_output(
+        dir.path(),
+        &["bench", "flag", "--planner", "ga", "--map", &map("round-03.txt"), "--seeds", "3", "--json"],
+    );
     for key in [
         "runs",
         "solved",
@@ -125,14 +122,24 @@ fn bench_reports_the_documented_keys() {
         assert!(report.get(key).is_some(), "{key} missing in {report}");
     }
     assert_eq!((report["runs"].as_u64(), report["solved"].as_u64()), (Some(3), Some(3)));
-    let output = tickbot(dir.path())
-        .args(["bench", "flag", "--planner", "exact", "--map", &map("round-07.txt"), &map("extra")])
-        .args(["--generated", "6x5", "--count", "2", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (round, extra) = (map("round-07.txt"), map("extra"));
+    let report = json_output(
+        dir.path(),
+        &[
+            "bench",
+            "flag",
+            "--planner",
+            "exact",
+            "--map",
+            &round,
+            &extra,
+            "--generated",
+            "6x5",
+            "--count",
+            "2",
+            "--json",
+        ],
+    );
     assert_eq!(
         (report["maps"].as_u64(), report["solved"].as_u64(), report["no_solution"].as_u64()),
         (Some(4), Some(3), Some(1))
@@ -200,14 +207,21 @@ fn designer_maps_come_with_their_witness_and_the_search_planner_wins_them() {
 #[test]
 fn bench_search_reports_by_size_against_the_witness() {
     let dir = TempDir::new().unwrap();
-    let output = tickbot(dir.path())
-        .args(["bench", "flag", "--planner", "search", "--map", &map("extra/no-solution.txt")])
-        .args(["--generated", "8x8", "10x10", "--walk", "60-120", "--count", "2", "--improve-nodes", "2000", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let no_solution = map("extra/no-solution.txt");
+    let mut args = vec!["bench", "flag", "--planner", "search", "--map", &no_solution];
+    args.extend([
+        "--generated",
+        "8x8",
+        "10x10",
+        "--walk",
+        "60-120",
+        "--count",
+        "2",
+        "--improve-nodes",
+        "2000",
+        "--json",
+    ]);
+    let report = json_output(dir.path(), &args);
     assert_eq!(
         (report["maps"].as_u64(), report["solved"].as_u64(), report["no_solution"].as_u64()),
         (Some(5), Some(4), Some(1))

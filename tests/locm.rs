@@ -13,7 +13,7 @@ use tickbot::game::locm::view::View;
 use tickbot::game::locm::{Action, Config, DeckRandomness, JavaSeeds, LocmGame};
 use tickbot::game::{Game, Status};
 
-use crate::support::{assert_bad_input, repo_path, tickbot};
+use crate::support::{assert_bad_input, json_output, repo_path, tickbot};
 
 /// One recorded match: the seeds, each turn's (player, input, output) in
 /// play order, and the winner.
@@ -235,13 +235,9 @@ fn run_plays_many_games_whose_replays_verify() {
 fn match_is_deterministic_whatever_the_thread_count() {
     let dir = TempDir::new().unwrap();
     let run = |threads: &str| -> serde_json::Value {
-        let output = tickbot(dir.path())
-            .args(["match", "locm", "--draft", "icebox,max-attack", "--battle", "greedy", "--games", "60"])
-            .args(["--seed", "5", "--json", "--threads", threads])
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-        serde_json::from_slice(&output.stdout).expect("one JSON object")
+        let mut args = vec!["match", "locm", "--draft", "icebox,max-attack", "--battle", "greedy", "--games", "60"];
+        args.extend(["--seed", "5", "--json", "--threads", threads]);
+        json_output(dir.path(), &args)
     };
     let one = run("1");
     let two = run("2");
@@ -267,9 +263,7 @@ fn match_is_deterministic_whatever_the_thread_count() {
 #[test]
 fn bench_reports_the_documented_keys() {
     let dir = TempDir::new().unwrap();
-    let output = tickbot(dir.path()).args(["bench", "locm", "--games", "40", "--json"]).output().unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let report = json_output(dir.path(), &["bench", "locm", "--games", "40", "--json"]);
     // A rate is games over at least MIN_TIMED_SECONDS (0.05 s), so at most
     // 20 per game, or null for a run too short to time (the rate over a
     // measured zero was once 10^11 games per second).

@@ -73,3 +73,12 @@ pub fn replay_files(dir: &Path) -> Vec<PathBuf> {
 pub fn assert_bad_input(dir: &Path, args: &[&str], message: &str) {
     tickbot(dir).args(args).assert().code(2).stderr(predicates::str::contains(message));
 }
+
+/// Runs the binary with `args` in `dir`, checks that it succeeds (showing
+/// its stderr if not), and returns the one JSON document it printed.
+#[track_caller]
+pub fn json_output(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let output = tickbot(dir).args(args).output().expect("the binary runs");
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{args:?} printed no JSON document: {error}"))
+}
