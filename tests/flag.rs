@@ -123,23 +123,8 @@ fn bench_reports_the_documented_keys() {
     }
     assert_eq!((report["runs"].as_u64(), report["solved"].as_u64()), (Some(3), Some(3)));
     let (round, extra) = (map("round-07.txt"), map("extra"));
-    let report = json_output(
-        dir.path(),
-        &[
-            "bench",
-            "flag",
-            "--planner",
-            "exact",
-            "--map",
-            &round,
-            &extra,
-            "--generated",
-            "6x5",
-            "--count",
-            "2",
-            "--json",
-        ],
-    );
+    let planner = ["bench", "flag", "--planner", "exact", "--map", &round, &extra];
+    let report = json_output(dir.path(), &[&planner[..], &["--generated", "6x5", "--count", "2", "--json"]].concat());
     assert_eq!(
         (report["maps"].as_u64(), report["solved"].as_u64(), report["no_solution"].as_u64()),
         (Some(4), Some(3), Some(1))
@@ -208,20 +193,9 @@ fn designer_maps_come_with_their_witness_and_the_search_planner_wins_them() {
 fn bench_search_reports_by_size_against_the_witness() {
     let dir = TempDir::new().unwrap();
     let no_solution = map("extra/no-solution.txt");
-    let mut args = vec!["bench", "flag", "--planner", "search", "--map", &no_solution];
-    args.extend([
-        "--generated",
-        "8x8",
-        "10x10",
-        "--walk",
-        "60-120",
-        "--count",
-        "2",
-        "--improve-nodes",
-        "2000",
-        "--json",
-    ]);
-    let report = json_output(dir.path(), &args);
+    let planner = ["bench", "flag", "--planner", "search", "--map", &no_solution];
+    let maps = ["--generated", "8x8", "10x10", "--walk", "60-120", "--count", "2", "--improve-nodes", "2000", "--json"];
+    let report = json_output(dir.path(), &[&planner[..], &maps].concat());
     assert_eq!(
         (report["maps"].as_u64(), report["solved"].as_u64(), report["no_solution"].as_u64()),
         (Some(5), Some(4), Some(1))
