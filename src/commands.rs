@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use serde::Serialize;
 
-use tickbot::game::{Game, GameSpec, GameVisitor};
+use tickbot::game::{GameSpec, GameVisitor, Replayable};
 use tickbot::plan::format_params;
 use tickbot::replay::{self, DivergenceKind, RenderError, ReplayError};
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
@@ -442,7 +442,7 @@ fn describe_spec(spec: &GameSpec) -> String {
     struct Describe;
     impl GameVisitor for Describe {
         type Output = String;
-        fn visit<G: Game>(self, config: &G::Config) -> String {
+        fn visit<G: Replayable>(self, config: &G::Config) -> String {
             G::describe(config)
         }
     }

@@ -15,7 +15,7 @@ use indicatif::ProgressStyle;
 use serde::Serialize;
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
-use tickbot::game::Game;
+use tickbot::game::Replayable;
 use tickbot::plan::{Budget, Planner};
 use tickbot::progress::Progress;
 use tickbot::replay;
@@ -146,7 +146,7 @@ pub fn default_parallelism() -> usize {
 
 /// `tickbot play GAME`: one game with the exact seed, optionally recorded,
 /// one line of outcome, and the final board with `--show`.
-pub fn play_one<G: Game, P: Planner<G>>(
+pub fn play_one<G: Replayable, P: Planner<G>>(
     level: Arc<G::Config>,
     make_planner: impl Fn() -> P,
     options: &PlayArgs,

@@ -7,6 +7,7 @@
 use predicates::prelude::*;
 use tempfile::TempDir;
 
+use tickbot::game::Wire;
 use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::Dfs;
 use tickbot::game::pipes::generate::{GenSettings, generate};

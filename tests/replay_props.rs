@@ -15,7 +15,7 @@ use proptest::test_runner::TestCaseError;
 use tempfile::TempDir;
 use tickbot::game::snake::Config;
 use tickbot::game::snake::SnakeGame;
-use tickbot::game::{Game, GameVisitor, Status};
+use tickbot::game::{Game, GameVisitor, Replayable, Status, Wire as _};
 use tickbot::replay::{self, BLOCK_TICKS, FrameHash, RenderError, Replay, ReplayError};
 
 use crate::golden::Wire;
@@ -295,7 +295,7 @@ struct Inspect;
 
 impl GameVisitor for Inspect {
     type Output = ();
-    fn visit<G: Game>(self, config: &G::Config) {
+    fn visit<G: Replayable>(self, config: &G::Config) {
         assert!(!G::describe(config).is_empty());
         let game = G::new(config, 1);
         let mut actions = Vec::new();

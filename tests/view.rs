@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use tickbot::game::picture::{Colour, Mark, Picture, Tile};
 use tickbot::game::slide::{self, Goal, SlideGame};
-use tickbot::game::{Game, IllegalAction};
+use tickbot::game::{Game, IllegalAction, Show, Wire};
 use tickbot::plan::{Budget, Decision, PlanError, Planner};
 use tickbot::progress::Progress;
 use tickbot::replay::{self, Replay};

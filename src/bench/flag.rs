@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::ga::GaError;
-use crate::game::Game;
 use crate::game::flag::exact::{ExactSolver, Solution, Verdict};
 use crate::game::flag::ga::{GaSettings, evolve};
 use crate::game::flag::search::{Found, SearchSettings, anytime};
 use crate::game::flag::{self, FlagGame};
+use crate::game::{Game, Show};
 use crate::par::map_indexed;
 use crate::plan::{Budget, PlanError, format_params};
 use crate::progress::Progress;

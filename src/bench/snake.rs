@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::play_episodes;
 use crate::game::snake::{self, SnakeGame};
-use crate::game::{Game, OutcomeKind};
+use crate::game::{OutcomeKind, Show};
 use crate::plan::{Budget, Planner, PlayError, format_params};
 use crate::progress::Progress;
 

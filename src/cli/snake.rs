@@ -125,7 +125,8 @@ fn parse_start(text: &str) -> Result<StartRule, String> {
         return Err(expected());
     };
     let number = |word: &str| word.parse::<u16>().map_err(|_| expected());
-    let heading = Dir::parse(dir).ok_or_else(|| format!("unknown direction {dir:?}: use up, right, down or left"))?;
+    let heading =
+        Dir::from_word(dir).ok_or_else(|| format!("unknown direction {dir:?}: use up, right, down or left"))?;
     Ok(StartRule::At(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? }))
 }
 

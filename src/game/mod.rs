@@ -5,6 +5,7 @@
 //! subscribers or wall-clock time: a game is a pure function of its
 //! configuration, its seed and the actions it is given.
 
+mod dir;
 pub mod flag;
 pub mod locm;
 pub mod picture;
@@ -14,15 +15,19 @@ pub mod snake;
 
 use std::fmt;
 
+pub use dir::Dir;
+
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
-/// A tick-based environment: built from a validated configuration and a seed,
-/// stepped one action per tick.
+/// The rules of a tick-based game: built from a validated configuration
+/// and a seed, stepped one action per tick. This is all a planner sees and
+/// all a new game must write before its first test runs; how replays write
+/// it ([`Wire`]) and how people see it ([`Show`]) are traits of their own.
 pub trait Game: Clone + Send + 'static {
     /// The validated level and rules. Embedded whole in every replay header.
     type Config: Clone + fmt::Debug + Send + Sync + 'static;
-    /// One decision. Replays store it as its [`Game::action_code`].
+    /// One decision. Replays store it as its [`Wire::action_code`].
     type Action: Copy + Eq + fmt::Debug + fmt::Display + Send + 'static;
 
     /// The game's name on the command line and in replays (`"snake"`).
@@ -53,24 +58,22 @@ pub trait Game: Clone + Send + 'static {
     /// states that can behave differently in future must encode differently.
     fn hash_state(&self, hasher: &mut StateHasher);
 
-    /// A human-readable picture of the state, ending in a newline.
-    fn render(&self) -> String;
+    /// xxh3-64 of the canonical encoding: the hash replays record per tick.
+    fn state_hash(&self) -> u64 {
+        let mut hasher = StateHasher::new();
+        self.hash_state(&mut hasher);
+        hasher.finish()
+    }
+}
 
-    /// The state as plain data, for `replay export --states`. Never hashed
-    /// and never stored in a replay, so its shape may change freely.
-    type Snapshot: Serialize;
-
-    /// The state as [`Game::Snapshot`]: what changes during a game (the
-    /// level itself is in the replay header).
-    fn snapshot(&self) -> Self::Snapshot;
-
-    /// The board drawn as tiles for the viewers (`replay render`).
-    fn draw(&self) -> picture::Picture;
-
+/// How a replay writes a game: its configuration in the header and one
+/// integer code per action. Part of the replay format: a code, once given,
+/// stands for the same action forever.
+pub trait Wire: Game {
     /// The stable integer that stands for `action` in a replay.
     fn action_code(action: Self::Action) -> u32;
 
-    /// The inverse of [`Game::action_code`]; `None` for a code no action has.
+    /// The inverse of [`Wire::action_code`]; `None` for a code no action has.
     fn action_from_code(code: u32) -> Option<Self::Action>;
 
     /// Every action code of a game on `config` is below this bound (codes
@@ -80,17 +83,34 @@ pub trait Game: Clone + Send + 'static {
 
     /// Wraps `config` for a replay header.
     fn spec(config: &Self::Config) -> GameSpec;
+}
+
+/// How people see a game: as text, as plain data, as tiles, and its level
+/// in a line. Views only: nothing here feeds a state hash or a replay.
+pub trait Show: Game {
+    /// The state as plain data, for `replay export --states`. Never hashed
+    /// and never stored in a replay, so its shape may change freely.
+    type Snapshot: Serialize;
+
+    /// A human-readable picture of the state, ending in a newline.
+    fn render(&self) -> String;
+
+    /// The state as [`Show::Snapshot`]: what changes during a game (the
+    /// level itself is in the replay header).
+    fn snapshot(&self) -> Self::Snapshot;
+
+    /// The board drawn as tiles for the viewers (`replay render`).
+    fn draw(&self) -> picture::Picture;
 
     /// A one-line description of the level and rules, for reports.
     fn describe(config: &Self::Config) -> String;
-
-    /// xxh3-64 of the canonical encoding: the hash replays record per tick.
-    fn state_hash(&self) -> u64 {
-        let mut hasher = StateHasher::new();
-        self.hash_state(&mut hasher);
-        hasher.finish()
-    }
 }
+
+/// A game with all three traits: what sessions, replays and viewers need.
+/// Every game implements it through the blanket impl below.
+pub trait Replayable: Game + Wire + Show {}
+
+impl<G: Game + Wire + Show> Replayable for G {}
 
 /// The configuration of any game, as a replay header stores it. Appending a
 /// variant keeps old replays readable; reordering variants breaks them.
@@ -111,7 +131,7 @@ pub enum GameSpec {
 /// is the one `match` over games that replay verification and display need.
 pub trait GameVisitor {
     type Output;
-    fn visit<G: Game>(self, config: &G::Config) -> Self::Output;
+    fn visit<G: Replayable>(self, config: &G::Config) -> Self::Output;
 }
 
 impl GameSpec {

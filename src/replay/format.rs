@@ -74,7 +74,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameSpec, GameVisitor, Outcome};
+use crate::game::{GameSpec, GameVisitor, Outcome, Replayable};
 
 /// The first bytes of every replay file.
 pub(crate) const MAGIC: [u8; 8] = *b"TICKBOT\x1a";
@@ -209,7 +209,7 @@ pub(crate) fn action_bits(spec: &GameSpec) -> u8 {
     struct Bound;
     impl GameVisitor for Bound {
         type Output = u32;
-        fn visit<G: Game>(self, config: &G::Config) -> u32 {
+        fn visit<G: Replayable>(self, config: &G::Config) -> u32 {
             G::action_code_bound(config)
         }
     }

@@ -1,13 +1,13 @@
 //! Recording a game in memory: [`record`] plays one game with a planner and
 //! returns its replay exactly as the session would write it to a file.
 
-use crate::game::Game;
+use crate::game::Replayable;
 use crate::plan::{Budget, Planner, PlayError, play_to_end};
 use crate::replay::format::{Footer, Frame, FrameHash, Header, PlannerInfo, Replay};
 
 impl Header {
     /// The header of a game of `G` on `config` from `seed`, played by `planner`.
-    pub fn new<G: Game>(config: &G::Config, seed: u64, planner: &(impl Planner<G> + ?Sized)) -> Header {
+    pub fn new<G: Replayable>(config: &G::Config, seed: u64, planner: &(impl Planner<G> + ?Sized)) -> Header {
         Header {
             tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
             game: G::spec(config),
@@ -21,7 +21,7 @@ impl Header {
 /// Plays one game of `G` on `config` from `seed` with `planner` (a fresh one:
 /// see [`Planner`]) to its end, without a time limit, and returns its replay
 /// as the current format version stores it (see [`Replay::compacted`]).
-pub fn record<G: Game>(
+pub fn record<G: Replayable>(
     config: &G::Config,
     seed: u64,
     planner: &mut (impl Planner<G> + ?Sized),

@@ -6,7 +6,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::game::{Game, GameVisitor, Outcome, OutcomeKind, Status};
+use crate::game::{GameVisitor, Outcome, OutcomeKind, Replayable, Status};
 use crate::replay::format::{Frame, FrameHash, Replay};
 
 /// A replay that reproduced exactly.
@@ -64,7 +64,7 @@ struct Verifier<'a> {
 impl GameVisitor for Verifier<'_> {
     type Output = Result<Reproduced, Divergence>;
 
-    fn visit<G: Game>(self, config: &G::Config) -> Self::Output {
+    fn visit<G: Replayable>(self, config: &G::Config) -> Self::Output {
         let replay = self.replay;
         let mut game = G::new(config, replay.header.seed);
         let mut last_hash = game.state_hash();
@@ -135,7 +135,7 @@ impl GameVisitor for Verifier<'_> {
 /// illegal now, is a divergence at `tick`
 /// (the state is left as it was, and its hash, the one before the tick, is
 /// the "actual" one).
-fn play_frame<G: Game>(game: &mut G, bound: u32, tick: u32, frame: &Frame) -> Result<G::Action, Divergence> {
+fn play_frame<G: Replayable>(game: &mut G, bound: u32, tick: u32, frame: &Frame) -> Result<G::Action, Divergence> {
     let diverge = |game: &G, kind, action: String, detail: String| Divergence {
         tick,
         kind,
@@ -207,7 +207,7 @@ struct Renderer<'a> {
 impl GameVisitor for Renderer<'_> {
     type Output = Result<(), RenderError>;
 
-    fn visit<G: Game>(self, config: &G::Config) -> Self::Output {
+    fn visit<G: Replayable>(self, config: &G::Config) -> Self::Output {
         let Renderer { replay, last, sink } = self;
         let mut game = G::new(config, replay.header.seed);
         let bound = G::action_code_bound(config);

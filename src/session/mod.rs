@@ -32,7 +32,7 @@ use serde::Serialize;
 use tokio::task::JoinSet;
 use tracing::{debug, error, info, warn};
 
-use crate::game::{Game, Outcome, OutcomeKind, Status};
+use crate::game::{Outcome, OutcomeKind, Replayable, Status};
 use crate::plan::{Budget, PlanError, Planner};
 use crate::progress::Progress;
 use crate::replay::{Footer, Frame, FrameHash, Header, ReplayFile};
@@ -109,13 +109,13 @@ pub type GameResult = Result<Option<GameRecord>, SessionError>;
 
 /// The games of one game type: its levels (game `index` plays level
 /// `index % levels`) and a planner maker (a fresh planner per game).
-pub struct GameEntry<G: Game, F> {
+pub struct GameEntry<G: Replayable, F> {
     levels: Vec<(String, Arc<G::Config>)>,
     make_planner: F,
     planner: &'static str,
 }
 
-impl<G: Game, F> fmt::Debug for GameEntry<G, F> {
+impl<G: Replayable, F> fmt::Debug for GameEntry<G, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let levels: Vec<&str> = self.levels.iter().map(|(name, _)| name.as_str()).collect();
         f.debug_struct("GameEntry")
@@ -128,7 +128,7 @@ impl<G: Game, F> fmt::Debug for GameEntry<G, F> {
 
 impl<G, F, P> GameEntry<G, F>
 where
-    G: Game,
+    G: Replayable,
     F: Fn(&G::Config) -> P + Send + Sync + 'static,
     P: Planner<G>,
 {
@@ -142,7 +142,7 @@ where
 
 impl<G, F, P> EntryPlayer for GameEntry<G, F>
 where
-    G: Game,
+    G: Replayable,
     F: Fn(&G::Config) -> P + Send + Sync + 'static,
     P: Planner<G>,
 {
@@ -498,7 +498,7 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
 
 /// Plays one game with `seed` (`tickbot play`): a shutdown ends it as
 /// aborted, its replay finalised.
-pub async fn play_one<G: Game, P: Planner<G>>(
+pub async fn play_one<G: Replayable, P: Planner<G>>(
     level: Arc<G::Config>,
     planner: P,
     seed: u64,
@@ -613,7 +613,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Plays one game to its end (or until cancelled), recording it.
-async fn play_game<G: Game, P: Planner<G>>(
+async fn play_game<G: Replayable, P: Planner<G>>(
     level: Arc<G::Config>,
     level_name: String,
     mut planner: P,

@@ -21,7 +21,7 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use crate::game::picture::Picture;
-use crate::game::{Game, GameVisitor, Status};
+use crate::game::{GameVisitor, Replayable, Status};
 use crate::plan::Budget;
 use crate::progress::Progress;
 use crate::replay::{self, Divergence, Replay};
@@ -169,7 +169,7 @@ struct Walker<'a> {
 impl GameVisitor for Walker<'_> {
     type Output = Result<(), ViewError>;
 
-    fn visit<G: Game>(self, config: &G::Config) -> Self::Output {
+    fn visit<G: Replayable>(self, config: &G::Config) -> Self::Output {
         let Walker { replay, from, last, want, budget, progress, sink } = self;
         let mut game = G::new(config, replay.header.seed);
         let mut action = None;
@@ -212,7 +212,7 @@ impl GameVisitor for Walker<'_> {
     }
 }
 
-fn unplayable<G: Game>(tick: u32, code: u32) -> ViewError {
+fn unplayable<G: Replayable>(tick: u32, code: u32) -> ViewError {
     let action = G::action_from_code(code).map_or_else(|| format!("#{code}"), |action| action.to_string());
     ViewError::Unplayable { tick, action }
 }
@@ -295,7 +295,7 @@ pub fn replay_description(replay: &Replay) -> String {
     struct Describe;
     impl GameVisitor for Describe {
         type Output = String;
-        fn visit<G: Game>(self, config: &G::Config) -> String {
+        fn visit<G: Replayable>(self, config: &G::Config) -> String {
             G::describe(config)
         }
     }

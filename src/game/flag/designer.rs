@@ -152,8 +152,8 @@ pub fn design(settings: &DesignerSettings) -> Result<Designed, DesignerError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::OutcomeKind;
     use crate::game::flag::play_moves;
+    use crate::game::{OutcomeKind, Show};
 
     #[test]
     fn designed_maps_are_won_by_their_walk_and_tiles_count_its_entries() {

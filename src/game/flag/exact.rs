@@ -1170,7 +1170,7 @@ impl Planner<FlagGame> for Exact {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::game::{OutcomeKind, Status};
+    use crate::game::{OutcomeKind, Show, Status};
 
     fn solve(text: &str) -> Solution {
         let config = Config::parse(text).unwrap_or_else(|error| panic!("{error}"));

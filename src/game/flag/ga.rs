@@ -395,7 +395,7 @@ impl MoveStrings {
         let flag = self.flag_row * self.width + self.flag_col;
         let mut moves = Vec::with_capacity(genes.len());
         self.play(genes, |gene, owed, position| {
-            moves.push(Dir::from_code(gene).expect("genes are direction codes"));
+            moves.push(Dir::from_code(u32::from(gene)).expect("genes are direction codes"));
             !(owed == 0 && position == flag)
         });
         moves

@@ -182,6 +182,7 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
 mod tests {
     use super::*;
     use crate::game::OutcomeKind;
+    use crate::game::Show;
     use crate::game::flag::play_moves;
 
     #[test]

@@ -18,12 +18,12 @@ pub mod generate;
 pub mod picture;
 pub mod search;
 
-use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+pub use crate::game::Dir;
+use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
 use crate::map::{MapError, content_lines};
 
 /// Largest board side we accept.
@@ -32,68 +32,9 @@ pub(crate) const MAX_SIDE: u16 = 64;
 /// of this size on the stack, so a board never makes them allocate.
 pub(crate) const MAX_CELLS: usize = 1024;
 
-/// A direction of movement: the action of a tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dir {
-    Up,
-    Right,
-    Down,
-    Left,
-}
-
-impl Dir {
-    /// All directions, in the fixed order every tie-break uses.
-    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
-
-    /// The stable code of the direction (its index in [`Dir::ALL`]).
-    pub(crate) fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The direction with code `code`, if any.
-    pub(crate) fn from_code(code: u8) -> Option<Dir> {
-        Dir::ALL.get(usize::from(code)).copied()
-    }
-
-    /// The one-letter name the original project used (`u`, `r`, `d`, `l`;
-    /// `u` is up on the screen).
-    pub(crate) fn letter(self) -> char {
-        match self {
-            Dir::Up => 'u',
-            Dir::Right => 'r',
-            Dir::Down => 'd',
-            Dir::Left => 'l',
-        }
-    }
-
-    /// The inverse of [`Dir::letter`].
-    #[cfg(test)]
-    pub(crate) fn from_letter(letter: char) -> Option<Dir> {
-        match letter {
-            'u' => Some(Dir::Up),
-            'r' => Some(Dir::Right),
-            'd' => Some(Dir::Down),
-            'l' => Some(Dir::Left),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dir::Up => "up",
-            Dir::Right => "right",
-            Dir::Down => "down",
-            Dir::Left => "left",
-        })
-    }
-}
-
 /// Writes `moves` as letters (`uurd...`), the form plans are printed in.
 pub fn letters(moves: &[Dir]) -> String {
-    moves.iter().map(|dir| dir.letter()).collect()
+    moves.iter().map(|dir| dir.letter().to_ascii_lowercase()).collect()
 }
 
 /// One cell of the map as drawn.
@@ -570,7 +511,28 @@ impl Game for FlagGame {
             Some(outcome) => 1 + outcome.kind as u8,
         });
     }
+}
 
+impl Wire for FlagGame {
+    fn action_code(dir: Dir) -> u32 {
+        u32::from(dir.code())
+    }
+
+    fn action_from_code(code: u32) -> Option<Dir> {
+        Dir::from_code(code)
+    }
+
+    /// Four directions: codes 0 to 3.
+    fn action_code_bound(_config: &Config) -> u32 {
+        Dir::ALL.len() as u32
+    }
+
+    fn spec(config: &Config) -> GameSpec {
+        GameSpec::Flag(config.clone())
+    }
+}
+
+impl Show for FlagGame {
     fn render(&self) -> String {
         let config = &self.config;
         let status = match &self.outcome {
@@ -609,23 +571,6 @@ impl Game for FlagGame {
 
     fn draw(&self) -> crate::game::picture::Picture {
         self.draw_board()
-    }
-
-    fn action_code(dir: Dir) -> u32 {
-        u32::from(dir.code())
-    }
-
-    fn action_from_code(code: u32) -> Option<Dir> {
-        Dir::from_code(u8::try_from(code).ok()?)
-    }
-
-    /// Four directions: codes 0 to 3.
-    fn action_code_bound(_config: &Config) -> u32 {
-        Dir::ALL.len() as u32
-    }
-
-    fn spec(config: &Config) -> GameSpec {
-        GameSpec::Flag(config.clone())
     }
 
     fn describe(config: &Config) -> String {

@@ -240,6 +240,7 @@ impl Planner<FlagGame> for AnytimeSearch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Show;
     use crate::game::flag::designer::{DesignerSettings, design};
     use crate::game::flag::play_moves;
     use crate::game::{OutcomeKind, Status};

@@ -25,7 +25,7 @@ use self::battle::{Battle, DECK_SIZE, Decks, Move};
 use self::cards::{BUNDLED_CARDLIST, Card, CardTable};
 use self::java_random::JavaRandom;
 use self::view::{DraftView, Performed, View};
-use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
 use crate::map::MapError;
 use crate::rng::GameRng;
 
@@ -356,7 +356,6 @@ fn draw_triples(mut below: impl FnMut(i32) -> usize, n_cards: i32) -> [[u8; 3]; 
 impl Game for LocmGame {
     type Config = Config;
     type Action = Action;
-
     const NAME: &'static str = "locm";
 
     fn new(config: &Config, seed: u64) -> LocmGame {
@@ -476,21 +475,9 @@ impl Game for LocmGame {
             }
         }
     }
+}
 
-    fn render(&self) -> String {
-        view::render(self)
-    }
-
-    type Snapshot = picture::LocmSnapshot;
-
-    fn snapshot(&self) -> picture::LocmSnapshot {
-        self.snapshot_state()
-    }
-
-    fn draw(&self) -> crate::game::picture::Picture {
-        self.draw_board()
-    }
-
+impl Wire for LocmGame {
     fn action_code(action: Action) -> u32 {
         match action {
             Action::Pick(index) => u32::from(index),
@@ -528,6 +515,22 @@ impl Game for LocmGame {
 
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Locm(config.clone())
+    }
+}
+
+impl Show for LocmGame {
+    fn render(&self) -> String {
+        view::render(self)
+    }
+
+    type Snapshot = picture::LocmSnapshot;
+
+    fn snapshot(&self) -> picture::LocmSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
     }
 
     fn describe(config: &Config) -> String {

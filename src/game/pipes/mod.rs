@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
 use crate::map::{MapError, content_lines};
 
 /// Largest board side we accept: 500×500 tiles keep every tile index and
@@ -661,7 +661,28 @@ impl Game for PipesGame {
             Some(outcome) => 1 + outcome.kind as u8,
         });
     }
+}
 
+impl Wire for PipesGame {
+    fn action_code(action: Rotate) -> u32 {
+        action.tile * 3 + action.turn as u32
+    }
+
+    fn action_from_code(code: u32) -> Option<Rotate> {
+        Some(Rotate { tile: code / 3, turn: Turn::from_code(code % 3)? })
+    }
+
+    /// Three turns of each tile: `tile * 3 + turn`.
+    fn action_code_bound(config: &Config) -> u32 {
+        (config.grid().n_tiles() as u32).saturating_mul(3)
+    }
+
+    fn spec(config: &Config) -> GameSpec {
+        GameSpec::Pipes(config.clone())
+    }
+}
+
+impl Show for PipesGame {
     fn render(&self) -> String {
         let grid = self.config.grid;
         let status = match &self.outcome {
@@ -692,23 +713,6 @@ impl Game for PipesGame {
 
     fn draw(&self) -> crate::game::picture::Picture {
         self.draw_board()
-    }
-
-    fn action_code(action: Rotate) -> u32 {
-        action.tile * 3 + action.turn as u32
-    }
-
-    fn action_from_code(code: u32) -> Option<Rotate> {
-        Some(Rotate { tile: code / 3, turn: Turn::from_code(code % 3)? })
-    }
-
-    /// Three turns of each tile: `tile * 3 + turn`.
-    fn action_code_bound(config: &Config) -> u32 {
-        (config.grid().n_tiles() as u32).saturating_mul(3)
-    }
-
-    fn spec(config: &Config) -> GameSpec {
-        GameSpec::Pipes(config.clone())
     }
 
     fn describe(config: &Config) -> String {

@@ -153,7 +153,7 @@ pub(crate) fn solve(side: u8, board: &Board, budget: &Budget, max_nodes: u64) ->
                     slot.insert((child_g, child_index));
                 }
             }
-            nodes.push(Node { key: child_key, parent: index, dir: dir.index() as u8 });
+            nodes.push(Node { key: child_key, parent: index, dir: dir.code() });
             let h = manhattan_linear_conflict(side, &child);
             open.push((Reverse(u32::from(child_g) + h), child_g, Reverse(child_index)));
         }

@@ -84,7 +84,7 @@ impl<'a> Search<'a> {
         for cell in 0..n {
             for dir in Dir::ALL {
                 if let Some(next) = neighbour(side, cell, dir) {
-                    moves[usize::from(cell)][dir.index()] = next;
+                    moves[usize::from(cell)][usize::from(dir.code())] = next;
                 }
             }
             transpose[usize::from(cell)] = transpose_cell(side, cell);

@@ -14,12 +14,12 @@ pub mod idastar;
 pub mod pdb;
 pub mod picture;
 
-use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+pub use crate::game::Dir;
+use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
 use crate::map::{MapError, content_lines};
 use crate::rng::GameRng;
 
@@ -33,57 +33,6 @@ pub(crate) const MAX_CELLS: usize = 25;
 /// Default episode cap: far above any optimal solution (at most 208 moves on
 /// a 24-puzzle) and above what the GA's shortened plans need.
 pub(crate) const DEFAULT_MAX_TICKS: u32 = 100_000;
-
-/// A direction the blank moves. The action of a sliding-puzzle tick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dir {
-    Up,
-    Right,
-    Down,
-    Left,
-}
-
-impl Dir {
-    /// All directions, in the fixed order every tie-break and action code uses.
-    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
-
-    pub(crate) fn opposite(self) -> Dir {
-        match self {
-            Dir::Up => Dir::Down,
-            Dir::Right => Dir::Left,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-        }
-    }
-
-    /// 0 up, 1 right, 2 down, 3 left: the replay's action code.
-    pub(crate) fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The one-letter name used in compact move strings (`UDLR`).
-    #[cfg(test)]
-    pub(crate) fn letter(self) -> char {
-        match self {
-            Dir::Up => 'U',
-            Dir::Right => 'R',
-            Dir::Down => 'D',
-            Dir::Left => 'L',
-        }
-    }
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dir::Up => "up",
-            Dir::Right => "right",
-            Dir::Down => "down",
-            Dir::Left => "left",
-        })
-    }
-}
 
 /// Where the blank belongs when the puzzle is solved.
 ///
@@ -617,7 +566,28 @@ impl Game for SlideGame {
             Some(outcome) => 1 + outcome.kind as u8,
         });
     }
+}
 
+impl Wire for SlideGame {
+    fn action_code(dir: Dir) -> u32 {
+        u32::from(dir.code())
+    }
+
+    fn action_from_code(code: u32) -> Option<Dir> {
+        Dir::from_code(code)
+    }
+
+    /// Four directions of the blank: codes 0 to 3.
+    fn action_code_bound(_config: &Config) -> u32 {
+        Dir::ALL.len() as u32
+    }
+
+    fn spec(config: &Config) -> GameSpec {
+        GameSpec::Slide(config.clone())
+    }
+}
+
+impl Show for SlideGame {
     fn render(&self) -> String {
         let status = match &self.outcome {
             None => "running".to_string(),
@@ -644,23 +614,6 @@ impl Game for SlideGame {
         self.draw_board()
     }
 
-    fn action_code(dir: Dir) -> u32 {
-        dir.index() as u32
-    }
-
-    fn action_from_code(code: u32) -> Option<Dir> {
-        Dir::ALL.get(usize::try_from(code).ok()?).copied()
-    }
-
-    /// Four directions of the blank: codes 0 to 3.
-    fn action_code_bound(_config: &Config) -> u32 {
-        Dir::ALL.len() as u32
-    }
-
-    fn spec(config: &Config) -> GameSpec {
-        GameSpec::Slide(config.clone())
-    }
-
     fn describe(config: &Config) -> String {
         config.describe_rules()
     }
@@ -684,8 +637,7 @@ mod tests {
     #[test]
     fn the_write_ups_answer_solves_the_inferred_start() {
         // The post's answer in the blank's own directions (instance.json).
-        let moves: Vec<Dir> =
-            "LDDLUURDRDLLURRD".chars().map(|ch| *Dir::ALL.iter().find(|dir| dir.letter() == ch).unwrap()).collect();
+        let moves: Vec<Dir> = "LDDLUURDRDLLURRD".chars().map(|ch| Dir::from_letter(ch).unwrap()).collect();
         let config = Config::fixed(3, &WRITE_UP_INFERRED, Goal::BlankLast).unwrap();
         let mut game = SlideGame::new(&config, 0);
         for (index, &dir) in moves.iter().enumerate() {
@@ -751,10 +703,7 @@ mod tests {
             goal_board(3, Goal::BlankFirst)
         );
         // The post's answer, turned, solves the canonical board.
-        let moves: Vec<Dir> = "LDDLUURDRDLLURRD"
-            .chars()
-            .map(|ch| Dir::ALL.iter().find(|dir| dir.letter() == ch).unwrap().opposite())
-            .collect();
+        let moves: Vec<Dir> = "LDDLUURDRDLLURRD".chars().map(|ch| Dir::from_letter(ch).unwrap().opposite()).collect();
         assert_eq!(apply_moves(3, &canonical.board, &moves), Some(goal_board(3, Goal::BlankFirst)));
     }
 

@@ -197,7 +197,7 @@ fn move_table(side: u8) -> [[u8; 4]; MAX_CELLS] {
     for cell in 0..side * side {
         for dir in Dir::ALL {
             if let Some(next) = neighbour(side, cell, dir) {
-                table[usize::from(cell)][dir.index()] = next;
+                table[usize::from(cell)][usize::from(dir.code())] = next;
             }
         }
     }

@@ -672,6 +672,7 @@ impl Planner<SnakeGame> for BfsTail {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Show;
     use crate::game::snake::SnakeSetup;
     use crate::game::{OutcomeKind, Status};
     use crate::plan::play_to_end;

@@ -11,69 +11,17 @@ pub mod picture;
 pub mod write_up;
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status};
+pub use crate::game::Dir;
+use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
 use crate::map::{MapError, content_lines};
 use crate::rng::GameRng;
 
 /// Largest board side we accept; cell indices must fit in a `u16`.
 pub(crate) const MAX_SIDE: u16 = 200;
-
-/// A direction of movement. The action of a Snake tick.
-///
-/// Part of the replay format (see `replay::format`): stored by variant index;
-/// changing the variants' order or number needs a format version bump.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dir {
-    Up,
-    Right,
-    Down,
-    Left,
-}
-
-impl Dir {
-    /// All directions, in the fixed order every tie-break uses.
-    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
-
-    pub(crate) fn opposite(self) -> Dir {
-        match self {
-            Dir::Up => Dir::Down,
-            Dir::Right => Dir::Left,
-            Dir::Down => Dir::Up,
-            Dir::Left => Dir::Right,
-        }
-    }
-
-    fn code(self) -> u8 {
-        self as u8
-    }
-
-    pub fn parse(word: &str) -> Option<Dir> {
-        match word {
-            "up" => Some(Dir::Up),
-            "right" => Some(Dir::Right),
-            "down" => Some(Dir::Down),
-            "left" => Some(Dir::Left),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Dir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Dir::Up => "up",
-            Dir::Right => "right",
-            Dir::Down => "down",
-            Dir::Left => "left",
-        })
-    }
-}
 
 /// Whether the head may move into the cell the tail leaves on the same tick.
 /// Benchmarks differ on this, so it is a rule, not a constant.
@@ -277,7 +225,7 @@ fn parse_start(line_no: usize, line: &str) -> Result<StartRule, MapError> {
         return Err(MapError::at(line_no, 0, expected));
     };
     let number = |word: &str| word.parse::<u16>().map_err(|_| MapError::at(line_no, 0, expected));
-    let heading = Dir::parse(heading)
+    let heading = Dir::from_word(heading)
         .ok_or_else(|| MapError::at(line_no, 0, format!("unknown direction {heading:?}: {expected}")))?;
     Ok(StartRule::At(Start { col: number(col)?, row: number(row)?, heading, length: number(length)? }))
 }
@@ -652,7 +600,28 @@ impl Game for SnakeGame {
             Some(outcome) => 1 + outcome.kind as u8,
         });
     }
+}
 
+impl Wire for SnakeGame {
+    fn action_code(dir: Dir) -> u32 {
+        u32::from(dir.code())
+    }
+
+    fn action_from_code(code: u32) -> Option<Dir> {
+        Dir::from_code(code)
+    }
+
+    /// Four directions: codes 0 to 3.
+    fn action_code_bound(_config: &Config) -> u32 {
+        Dir::ALL.len() as u32
+    }
+
+    fn spec(config: &Config) -> GameSpec {
+        GameSpec::Snake(config.clone())
+    }
+}
+
+impl Show for SnakeGame {
     fn render(&self) -> String {
         let config = &self.config;
         let status = match &self.outcome {
@@ -689,23 +658,6 @@ impl Game for SnakeGame {
 
     fn draw(&self) -> crate::game::picture::Picture {
         self.draw_board()
-    }
-
-    fn action_code(dir: Dir) -> u32 {
-        u32::from(dir.code())
-    }
-
-    fn action_from_code(code: u32) -> Option<Dir> {
-        Dir::ALL.get(usize::try_from(code).ok()?).copied()
-    }
-
-    /// Four directions: codes 0 to 3.
-    fn action_code_bound(_config: &Config) -> u32 {
-        Dir::ALL.len() as u32
-    }
-
-    fn spec(config: &Config) -> GameSpec {
-        GameSpec::Snake(config.clone())
     }
 
     fn describe(config: &Config) -> String {
