@@ -11,9 +11,9 @@ use tickbot::bench::{self, BenchPuzzle};
 use tickbot::game::pipes::astar::AStar;
 use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
 use tickbot::game::pipes::generate::{GenSettings, GenerateError};
-use tickbot::game::pipes::small::Variant;
 use tickbot::game::pipes::solve::{Solve, Solver};
 use tickbot::game::pipes::{self, PipesGame, Puzzle};
+use tickbot::plan::Variant;
 use tickbot::plan::{PlanError, Planner};
 use tickbot::progress::Progress;
 

@@ -47,6 +47,23 @@ impl<G: Game> Planner<G> for Box<dyn Planner<G>> {
     }
 }
 
+/// Which version of an algorithm a planner runs: ours (the default), or a
+/// write-up's exactly as printed, tie-breaks and all (`--write-up`). Each
+/// planner's module docs list what ours changes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    #[default]
+    Ours,
+    WriteUp,
+}
+
+impl Variant {
+    /// `WriteUp` when `write_up` is set: how a `--write-up` flag reads.
+    pub fn write_up_if(write_up: bool) -> Variant {
+        if write_up { Variant::WriteUp } else { Variant::Ours }
+    }
+}
+
 /// Planner parameters as one line, `name=value` separated by spaces: how
 /// reports and `replay show` print them.
 pub fn format_params(params: &[(String, String)]) -> String {

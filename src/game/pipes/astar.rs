@@ -59,9 +59,9 @@ use std::collections::{BinaryHeap, HashMap, HashSet};
 use crate::game::pipes::dfs::{
     BUDGET_POLL_STATES, Found, SearchTree, WRITE_UP_TURNS, play_search, small_board, write_up_limits,
 };
-use crate::game::pipes::small::{MAX_SMALL_TILES, Variant};
+use crate::game::pipes::small::MAX_SMALL_TILES;
 use crate::game::pipes::{PipesGame, Rotate, moves_between};
-use crate::plan::{Budget, Decision, PlanError, Planner, StoredPlan};
+use crate::plan::{Budget, Decision, PlanError, Planner, StoredPlan, Variant};
 
 /// The `astar` planner.
 #[derive(Debug)]

@@ -47,9 +47,9 @@
 
 use std::collections::HashSet;
 
-use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard, Variant};
+use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard};
 use crate::game::pipes::{PipesGame, Rotate, Turn, moves_between};
-use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
+use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan, Variant};
 
 /// The state budget both searches default to.
 pub const DEFAULT_MAX_STATES: u64 = 2_000_000;

@@ -2,23 +2,13 @@
 //! write-up, `dfs` and `astar`: a whole state packed into a `u128` (two bits
 //! of turn per tile, counted from the tiles as dealt), the write-up's
 //! measures of how far a state is from solved, computed on the stack without
-//! allocating, and [`Variant`], which picks the write-up's version of a
-//! search or ours.
+//! allocating.
 //!
 //! Turns are kept canonical: a straight has two distinct orientations and a
 //! cross one, so their turn counts are taken modulo that, and two states
 //! that look the same pack to the same number.
 
 use crate::game::pipes::{DIR_BITS, Grid, opposite, rotate_by};
-
-/// Which version of a search runs: ours (the default) or the write-up's, as
-/// printed (see the `dfs` and `astar` module docs for every difference).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Variant {
-    #[default]
-    Ours,
-    WriteUp,
-}
 
 /// The most tiles a packed state can hold: two bits each in a `u128`.
 pub(crate) const MAX_SMALL_TILES: usize = 64;
