@@ -6,8 +6,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use tickbot::game::snake::bfs_tail::BfsTail;
-use tickbot::game::snake::cycle::Cycle;
+use tickbot::game::snake::plan::bfs_tail::BfsTail;
+use tickbot::game::snake::plan::cycle::Cycle;
 use tickbot::game::snake::{Config, Dir, SnakeGame, SnakeSetup, Start, StartRule};
 use tickbot::game::{Game, Status};
 use tickbot::plan::{Budget, Planner};

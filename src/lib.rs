@@ -9,7 +9,7 @@
 //! game of Snake:
 //!
 //! ```
-//! use tickbot::game::snake::{Config, SnakeSetup, bfs_tail::BfsTail};
+//! use tickbot::game::snake::{Config, SnakeSetup, plan::bfs_tail::BfsTail};
 //! use tickbot::{SnakeGame, replay};
 //!
 //! let config = Config::try_from(SnakeSetup::open(6, 6)).expect("an open board is valid");

@@ -11,6 +11,15 @@ use std::time::Instant;
 use crate::plan::Budget;
 use crate::progress::Progress;
 
+/// How batch work runs: on how many threads, until which budget runs out
+/// (Ctrl-C), counted into which progress. What every fan-out takes.
+#[derive(Clone, Copy, Debug)]
+pub struct Workers<'a> {
+    pub threads: usize,
+    pub budget: &'a Budget,
+    pub progress: &'a Progress,
+}
+
 /// What [`map_indexed`] did.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Gathered<R> {
@@ -39,17 +48,16 @@ impl<R> Gathered<R> {
     }
 }
 
-/// Runs `work(state, i)` for every `i` in `0..n_items` on `threads` threads
-/// (each with its own `state` from `make_state`), handing out items one at a
-/// time so that slow items do not leave threads idle.
+/// Runs `work(state, i)` for every `i` in `0..n_items` on the workers'
+/// threads (each with its own `state` from `make_state`), handing out items
+/// one at a time so that slow items do not leave threads idle.
 pub(crate) fn map_indexed<S, R: Send>(
     n_items: u64,
-    threads: usize,
+    workers: &Workers,
     make_state: impl Fn() -> S + Sync,
     work: impl Fn(&mut S, u64) -> R + Sync,
-    budget: &Budget,
-    progress: &Progress,
 ) -> Gathered<R> {
+    let Workers { threads, budget, progress } = *workers;
     let threads = threads.clamp(1, n_items.max(1) as usize);
     let next_item = AtomicU64::new(0);
     let started = Instant::now();
@@ -113,7 +121,8 @@ mod tests {
     fn results_come_back_in_index_order_whatever_the_thread_count() {
         let square = |_: &mut (), index: u64| index * index;
         for threads in [1, 2, 5] {
-            let gathered = map_indexed(20, threads, || (), square, &Budget::unlimited(), &Progress::default());
+            let (budget, progress) = (Budget::unlimited(), Progress::default());
+            let gathered = map_indexed(20, &Workers { threads, budget: &budget, progress: &progress }, || (), square);
             assert_eq!(gathered.into_values(), (0..20).map(|index| index * index).collect::<Vec<_>>());
         }
     }
@@ -123,9 +132,10 @@ mod tests {
         let cancel = Arc::new(AtomicBool::new(false));
         let budget = Budget::new(None, Some(Arc::clone(&cancel)));
         let progress = Progress::default();
+        let workers = Workers { threads: 1, budget: &budget, progress: &progress };
         let gathered = map_indexed(
             100,
-            1,
+            &workers,
             || (),
             |_, index| {
                 if index == 9 {
@@ -133,8 +143,6 @@ mod tests {
                 }
                 index
             },
-            &budget,
-            &progress,
         );
         assert!(gathered.stopped_early());
         assert_eq!(gathered.results.len(), 10);

@@ -178,7 +178,7 @@ fn bad_maps_name_the_file_line_and_column() {
     let dir = TempDir::new().unwrap();
     std::fs::write(dir.path().join("broken.txt"), "# a map\nXXXX\nX..X\nX.?X\nXXXX\n").unwrap();
     assert_bad_input(dir.path(), &["play", "snake", "--map", "broken.txt"], "broken.txt:4:3: unexpected '?'");
-    assert_bad_input(dir.path(), &["play", "snake", "--map", "missing.txt"], "cannot read map missing.txt");
+    assert_bad_input(dir.path(), &["play", "snake", "--map", "missing.txt"], "missing.txt: cannot read: ");
     assert_bad_input(dir.path(), &["play", "snake", "--size", "2x2"], "--size 2x2:");
 }
 

@@ -6,7 +6,7 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 use tickbot::game::OutcomeKind;
-use tickbot::game::snake::cycle::Cycle;
+use tickbot::game::snake::plan::cycle::Cycle;
 use tickbot::game::snake::{Config, SnakeGame, SnakeSetup, StartRule};
 use tickbot::replay;
 

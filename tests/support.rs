@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
-use tickbot::game::snake::bfs_tail::BfsTail;
+use tickbot::game::snake::plan::bfs_tail::BfsTail;
 use tickbot::game::snake::{Config, SnakeGame, SnakeSetup};
 use tickbot::replay::{self, Replay};
 

@@ -16,7 +16,7 @@ use crate::game::flag::ga::{GaSettings, evolve};
 use crate::game::flag::search::{Found, SearchSettings, anytime};
 use crate::game::flag::{self, FlagGame};
 use crate::game::{Game, Show};
-use crate::par::map_indexed;
+use crate::par::{Workers, map_indexed};
 use crate::plan::{Budget, PlanError, format_params};
 use crate::progress::Progress;
 use crate::rng::derive_seed;
@@ -66,25 +66,22 @@ pub struct FlagGaBenchReport {
 }
 
 /// Runs the GA `n_runs` times on `level` (run `i` seeded with
-/// `derive_seed(master_seed, i)`), spread over `threads` threads, until
-/// `budget` runs out; counts finished runs in `progress`.
-#[allow(clippy::too_many_arguments)]
+/// `derive_seed(master_seed, i)`), spread over the workers' threads until
+/// their budget runs out, counting finished runs in their progress.
 pub fn bench_flag_ga(
     level: &flag::Config,
     map_name: &str,
     settings: &GaSettings,
     n_runs: u64,
     master_seed: u64,
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> Result<FlagGaBenchReport, GaError> {
     settings.validate()?;
     let run_one = |_: &mut (), index| {
         let seed = derive_seed(master_seed, index);
         let game = FlagGame::new(level, seed);
         let run_started = Instant::now();
-        let run = evolve(&game, settings, seed, |_| budget.exhausted().is_some())?;
+        let run = evolve(&game, settings, seed, |_| workers.budget.exhausted().is_some())?;
         Ok(FlagGaRunReport {
             seed,
             solved: run.plan.is_some(),
@@ -95,7 +92,7 @@ pub fn bench_flag_ga(
             stopped: run.stopped,
         })
     };
-    let gathered = map_indexed(n_runs, threads, || (), run_one, budget, progress);
+    let gathered = map_indexed(n_runs, workers, || (), run_one);
     let (total_seconds, threads) = (gathered.wall_seconds, gathered.threads);
     let mut per_run = Vec::with_capacity(gathered.results.len());
     for (_, run) in gathered.results {
@@ -430,7 +427,9 @@ mod tests {
         let level = flag::Config::parse("start 0 0\n1111\n111F").unwrap();
         let settings = GaSettings { max_generations: 5_000, ..GaSettings::default() };
         let run = |threads| {
-            bench_flag_ga(&level, "tiny", &settings, 4, 0, threads, &Budget::unlimited(), &Progress::default()).unwrap()
+            let (budget, progress) = (Budget::unlimited(), Progress::default());
+            let workers = Workers { threads, budget: &budget, progress: &progress };
+            bench_flag_ga(&level, "tiny", &settings, 4, 0, &workers).unwrap()
         };
         let report = run(2);
         assert_eq!((report.runs, report.solved), (4, 4));

@@ -11,9 +11,7 @@ use crate::game::Game;
 use crate::game::locm::baselines::DraftBot;
 use crate::game::locm::bots::{BattleBot, LocmBots};
 use crate::game::locm::{Config, LocmGame};
-use crate::par::{Gathered, map_indexed};
-use crate::plan::Budget;
-use crate::progress::Progress;
+use crate::par::{Gathered, Workers, map_indexed};
 use crate::rng::derive_seed;
 use crate::stats::wilson_interval;
 
@@ -74,15 +72,13 @@ pub fn bench_locm(
     draft: &DraftBot,
     n_games: u64,
     master_seed: u64,
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> LocmBenchReport {
-    progress.set_total(2 * n_games);
+    workers.progress.set_total(2 * n_games);
     let run = |battle: BattleBot| {
         let make = || LocmBots::new([draft.clone(), draft.clone()], [battle, battle]);
         let play = |bots: &mut LocmBots, index| play_game(config, derive_seed(master_seed, index), bots);
-        map_indexed(n_games, threads, make, play, budget, progress)
+        map_indexed(n_games, workers, make, play)
     };
     let random = run(BattleBot::Random);
     let greedy = run(BattleBot::Greedy);
@@ -133,7 +129,6 @@ pub struct LocmMatchReport {
 /// Drafter A against drafter B over `n_pairs` drafts (at least one), each
 /// played twice with the seats swapped (same seed: same triples and shuffle
 /// stream), so `2 * n_pairs` games. `battle` plays both seats.
-#[allow(clippy::too_many_arguments)]
 pub fn play_match(
     config: &Config,
     draft_a: &DraftBot,
@@ -141,12 +136,10 @@ pub fn play_match(
     battle: [BattleBot; 2],
     n_pairs: u64,
     master_seed: u64,
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> LocmMatchReport {
     let n_games = 2 * n_pairs.max(1);
-    progress.set_total(n_games);
+    workers.progress.set_total(n_games);
     let make = || {
         (
             LocmBots::new([draft_a.clone(), draft_b.clone()], battle),
@@ -157,7 +150,7 @@ pub fn play_match(
         let seed = derive_seed(master_seed, index / 2);
         if index % 2 == 0 { play_game(config, seed, a_first) } else { play_game(config, seed, b_first) }
     };
-    let gathered = map_indexed(n_games, threads, make, play, budget, progress);
+    let gathered = map_indexed(n_games, workers, make, play);
     // Game 2k has A in seat 0, game 2k+1 in seat 1.
     let won_by_a = |&(index, winner): &(u64, u8)| u64::from(winner) == index % 2;
     let wins_a_first = gathered.results.iter().filter(|game| game.0 % 2 == 0 && won_by_a(game)).count() as u64;
@@ -201,8 +194,9 @@ mod tests {
         let config = Config::bundled();
         let run = |threads| {
             let (a, b) = (&DraftBot::Icebox, &DraftBot::MaxAttack);
-            let (budget, progress) = (Budget::unlimited(), Progress::default());
-            let mut report = play_match(&config, a, b, [BattleBot::Greedy; 2], 20, 4, threads, &budget, &progress);
+            let (budget, progress) = (crate::plan::Budget::unlimited(), crate::progress::Progress::default());
+            let workers = Workers { threads, budget: &budget, progress: &progress };
+            let mut report = play_match(&config, a, b, [BattleBot::Greedy; 2], 20, 4, &workers);
             report.games_per_sec = None;
             report.games_per_cpu_sec = None;
             report.threads = 0;

@@ -4,9 +4,8 @@
 //! order, so every figure but the speed is the same on any machine.
 
 use crate::game::{Game, OutcomeKind};
-use crate::par::map_indexed;
-use crate::plan::{Budget, PlanError, Planner, PlayError, play_to_end};
-use crate::progress::Progress;
+use crate::par::{Workers, map_indexed};
+use crate::plan::{PlanError, Planner, PlayError, play_to_end};
 use crate::rng::derive_seed;
 
 mod flag;
@@ -46,23 +45,21 @@ pub(crate) struct EpisodeRun {
 }
 
 /// Plays episodes `0..n_episodes` (seed of episode `i`: `derive_seed(master_seed, i)`),
-/// each with a fresh planner from `make_planner`, on `threads` threads,
-/// until `budget` runs out. Counts finished episodes in `progress`.
+/// each with a fresh planner from `make_planner`, on the workers' threads
+/// until their budget runs out, counting finished episodes in their progress.
 pub(crate) fn play_episodes<G: Game, P: Planner<G>>(
     level: &G::Config,
     make_planner: impl Fn() -> P + Sync,
     n_episodes: u64,
     master_seed: u64,
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> Result<EpisodeRun, PlayError> {
     let play = |_: &mut (), index| {
         let mut game = G::new(level, derive_seed(master_seed, index));
-        let outcome = play_to_end(&mut game, &mut make_planner(), budget, |_, _| {})?;
+        let outcome = play_to_end(&mut game, &mut make_planner(), workers.budget, |_, _| {})?;
         Ok(Episode { outcome: outcome.kind, score: game.score(), ticks: game.tick() })
     };
-    let gathered = map_indexed(n_episodes, threads, || (), play, budget, progress);
+    let gathered = map_indexed(n_episodes, workers, || (), play);
     let (seconds, threads) = (gathered.wall_seconds, gathered.threads);
     let mut interrupted = gathered.stopped_early();
     let mut episodes = Vec::with_capacity(gathered.results.len());

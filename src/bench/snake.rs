@@ -5,8 +5,8 @@ use serde::Serialize;
 use super::play_episodes;
 use crate::game::snake::{self, SnakeGame};
 use crate::game::{OutcomeKind, Show};
-use crate::plan::{Budget, Planner, PlayError, format_params};
-use crate::progress::Progress;
+use crate::par::Workers;
+use crate::plan::{Planner, PlayError, format_params};
 
 /// `tickbot bench snake`'s report. The key names are a documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,15 +36,13 @@ pub fn bench_snake<P: Planner<SnakeGame>>(
     make_planner: impl Fn() -> P + Sync,
     n_episodes: u64,
     master_seed: u64,
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> Result<SnakeBenchReport, PlayError> {
     let (planner_name, planner_params) = {
         let planner = make_planner();
         (planner.name().to_string(), format_params(&planner.params()))
     };
-    let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, threads, budget, progress)?;
+    let run = play_episodes::<SnakeGame, _>(level, make_planner, n_episodes, master_seed, workers)?;
     let count = |kind| run.episodes.iter().filter(|episode| episode.outcome == kind).count() as u64;
     let total_length: i64 = run.episodes.iter().map(|episode| episode.score).sum();
     let total_steps: u64 = run.episodes.iter().map(|episode| u64::from(episode.ticks)).sum();

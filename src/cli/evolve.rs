@@ -25,6 +25,7 @@ use tickbot::evolve::draft::{
 };
 use tickbot::evolve::eval::{EvalRow, EvalSettings, RunInfo, evaluate_generation};
 use tickbot::game::locm::Config;
+use tickbot::par::Workers;
 use tickbot::progress::Progress;
 
 use crate::runner::{
@@ -525,7 +526,14 @@ pub fn eval(args: EvalDraft) -> Result<Exit, Failure> {
         let _bar = progress_bar("games", &progress);
         for &generation in &bred {
             let population = read_checkpoint(&args.dir, generation)?.population;
-            match evaluate_generation(run, generation, &population, &winner, eval, threads, &budget, &progress) {
+            match evaluate_generation(
+                run,
+                generation,
+                &population,
+                &winner,
+                eval,
+                &Workers { threads, budget: &budget, progress: &progress },
+            ) {
                 Some(row) => rows.push(row),
                 None => break,
             }

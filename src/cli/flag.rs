@@ -14,6 +14,7 @@ use tickbot::game::flag::ga::{Fitness, GaPlanner, GaSettings, Mutation};
 use tickbot::game::flag::generate::GenSettings;
 use tickbot::game::flag::search::{AnytimeSearch, SearchSettings};
 use tickbot::game::flag::{self, FlagGame, FlagSetup};
+use tickbot::par::Workers;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 
@@ -459,9 +460,16 @@ fn bench_ga(args: &BenchFlag) -> Result<Exit, Failure> {
     let report = {
         let _bar = progress_bar("GA runs", &progress);
         let settings = args.planner.ga_settings();
-        bench::bench_flag_ga(&config, &name, &settings, args.seeds, args.seed, threads, &interrupt_budget(), &progress)
-            .map_err(|error| anyhow!("bad GA parameters: {error}"))
-            .exit_code(Exit::BadInput)?
+        bench::bench_flag_ga(
+            &config,
+            &name,
+            &settings,
+            args.seeds,
+            args.seed,
+            &Workers { threads, budget: &interrupt_budget(), progress: &progress },
+        )
+        .map_err(|error| anyhow!("bad GA parameters: {error}"))
+        .exit_code(Exit::BadInput)?
     };
     if args.json {
         print_json(&report)?;

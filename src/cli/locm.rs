@@ -12,6 +12,7 @@ use tickbot::game::locm::baselines::{DraftBot, Genome};
 use tickbot::game::locm::bots::{BattleBot, LocmBots};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
+use tickbot::par::Workers;
 use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
@@ -203,7 +204,15 @@ pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let report = {
         let _bar = progress_bar("games", &progress);
         let budget = interrupt_budget();
-        bench::play_locm_match(&config, &draft_a, &draft_b, battle, n_pairs, args.seed, threads, &budget, &progress)
+        bench::play_locm_match(
+            &config,
+            &draft_a,
+            &draft_b,
+            battle,
+            n_pairs,
+            args.seed,
+            &Workers { threads, budget: &budget, progress: &progress },
+        )
     };
     if args.json {
         print_json(&report)?;
@@ -244,7 +253,13 @@ pub fn bench(args: BenchLocm) -> Result<Exit, Failure> {
     let progress = Progress::default();
     let report = {
         let _bar = progress_bar("games", &progress);
-        bench::bench_locm(&config, &draft, args.games, args.seed, threads, &interrupt_budget(), &progress)
+        bench::bench_locm(
+            &config,
+            &draft,
+            args.games,
+            args.seed,
+            &Workers { threads, budget: &interrupt_budget(), progress: &progress },
+        )
     };
     if args.json {
         print_json(&report)?;

@@ -4,16 +4,14 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, ValueEnum};
 
 use tickbot::bench;
-use tickbot::game::snake::bfs_tail::{BfsTail, BfsTailSettings};
-use tickbot::game::snake::cycle::Cycle;
-use tickbot::game::snake::write_up::WriteUp;
+use tickbot::game::snake::plan::PlannerArgs;
 use tickbot::game::snake::{self, Dir, SnakeGame, SnakeSetup, Start, StartRule, TailRule};
-use tickbot::map::MapError;
-use tickbot::plan::Planner;
+use tickbot::map::{self, Level, MapError};
+use tickbot::par::Workers;
 use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
@@ -81,14 +79,8 @@ pub struct SnakeArgs {
     /// End every episode after this many ticks (as stalled).
     #[arg(long, value_name = "TICKS")]
     pub max_ticks: Option<u32>,
-    /// The planner. Default: cycle, or bfs-tail with --write-up.
-    #[arg(long, value_enum)]
-    pub planner: Option<SnakePlanner>,
-    /// With --planner bfs-tail: play the 2013 write-up's program exactly (Hawstein's
-    /// snake.py, transcribed with its tie-breaks), not our improved bfs-tail. It can
-    /// chase its tail until the game stalls.
-    #[arg(long)]
-    pub write_up: bool,
+    #[command(flatten)]
+    pub planner: PlannerArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -102,17 +94,6 @@ pub enum TailRuleArg {
     Vacates,
     /// The tail's cell stays body until the tick ends.
     Blocks,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SnakePlanner {
-    /// Never loses on boards tiled by 2x2 blocks: a Hamiltonian cycle through the body,
-    /// rebuilt as it goes, with every shortcut to the food it can prove safe. Elsewhere
-    /// it plays as bfs-tail.
-    #[default]
-    Cycle,
-    /// BFS to the food, accepted only if the tail stays reachable; else follow the tail.
-    BfsTail,
 }
 
 fn parse_start(text: &str) -> Result<StartRule, String> {
@@ -131,24 +112,12 @@ fn parse_start(text: &str) -> Result<StartRule, String> {
 }
 
 impl SnakeArgs {
-    /// A fresh planner for `level`, as these flags choose it.
-    pub fn planner(&self, level: &snake::Config) -> Box<dyn Planner<SnakeGame>> {
-        match self.planner.unwrap_or(if self.write_up { SnakePlanner::BfsTail } else { SnakePlanner::Cycle }) {
-            SnakePlanner::Cycle => Box::new(Cycle::new(level)),
-            SnakePlanner::BfsTail if self.write_up => Box::new(WriteUp::new(level)),
-            SnakePlanner::BfsTail => Box::new(BfsTail::with_params(level, BfsTailSettings::default())),
-        }
-    }
-
     /// The validated Snake configuration these flags describe. Errors name
     /// the map file and line.
     pub fn config(&self) -> anyhow::Result<snake::Config> {
-        if self.write_up && self.planner == Some(SnakePlanner::Cycle) {
-            bail!("--write-up plays bfs-tail's 2013 program; it does not apply to --planner cycle");
-        }
+        self.planner.check()?;
         let (mut setup, source) = if let Some(path) = &self.map {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
-            (SnakeSetup::parse(&text).map_err(|error| error.in_file(path))?, path.display().to_string())
+            (map::read::<SnakeSetup>(path)?, path.display().to_string())
         } else if let Some((width, height)) = self.size {
             // The default start lies along the top row: say so, rather than
             // the map parser's words about a missing `start` line.
@@ -195,7 +164,7 @@ impl SnakeArgs {
 pub fn play(args: PlaySnake) -> Result<Exit, Failure> {
     let level = Arc::new(args.snake.config().exit_code(Exit::BadInput)?);
     let planner_level = Arc::clone(&level);
-    play_one::<SnakeGame, _>(level, move || args.snake.planner(&planner_level), &args.options)
+    play_one::<SnakeGame, _>(level, move || args.snake.planner.make(&planner_level), &args.options)
 }
 
 /// `run snake` and a session's Snake entries: each map is a level (none:
@@ -208,7 +177,7 @@ pub fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPl
         }
         args.config()
     })?;
-    Ok(GameEntry::<SnakeGame, _>::player(levels, move |level: &snake::Config| args.planner(level)))
+    Ok(GameEntry::<SnakeGame, _>::player(levels, move |level: &snake::Config| args.planner.make(level)))
 }
 
 pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {
@@ -217,9 +186,15 @@ pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {
     let progress = Progress::with_total(args.episodes);
     let report = {
         let _bar = progress_bar("snake episodes", &progress);
-        let make_planner = || args.snake.planner(&level);
-        bench::bench_snake(&level, make_planner, args.episodes, args.seed, threads, &interrupt_budget(), &progress)
-            .exit_code(Exit::Runtime)?
+        let make_planner = || args.snake.planner.make(&level);
+        bench::bench_snake(
+            &level,
+            make_planner,
+            args.episodes,
+            args.seed,
+            &Workers { threads, budget: &interrupt_budget(), progress: &progress },
+        )
+        .exit_code(Exit::Runtime)?
     };
     if args.json {
         print_json(&report)?;

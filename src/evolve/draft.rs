@@ -73,7 +73,7 @@ use crate::game::Game;
 use crate::game::locm::baselines::{DraftBot, Genome};
 use crate::game::locm::bots::{BattleBot, LocmBots};
 use crate::game::locm::{Config, Draft, LocmGame};
-use crate::par::map_indexed;
+use crate::par::{Workers, map_indexed};
 use crate::plan::Budget;
 use crate::progress::Progress;
 use crate::rng::{GameRng, derive_seed};
@@ -468,16 +468,13 @@ pub(crate) struct Job {
 
 /// Plays a batch of games over threads; the winners' seats in job order,
 /// or `None` if the budget ran out first.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn play_jobs(
     config: &Config,
     battle: BattleBot,
     drafters: &[DraftBot],
     drafts: &[Draft],
     jobs: &[Job],
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> Option<Vec<u8>> {
     let make = || LocmBots::new([DraftBot::Random, DraftBot::Random], [battle, battle]);
     let work = |bots: &mut LocmBots, index: u64| {
@@ -497,7 +494,7 @@ pub(crate) fn play_jobs(
             }
         }
     };
-    let gathered = map_indexed(jobs.len() as u64, threads, make, work, budget, progress);
+    let gathered = map_indexed(jobs.len() as u64, workers, make, work);
     if gathered.stopped_early() {
         return None;
     }
@@ -761,7 +758,14 @@ impl DraftEvolution {
                 Job { seats, draft: None, seed: probe_seed(self.seed, index / 2) }
             })
             .collect();
-        let winners = play_jobs(&self.config, self.battle, &drafters, &[], &jobs, self.threads, budget, progress)?;
+        let winners = play_jobs(
+            &self.config,
+            self.battle,
+            &drafters,
+            &[],
+            &jobs,
+            &Workers { threads: self.threads, budget, progress },
+        )?;
         let wins = jobs.iter().zip(&winners).filter(|(job, winner)| job.seats[usize::from(**winner)] == 0).count();
         Some((wins as u64, jobs.len() as u64))
     }
@@ -797,8 +801,14 @@ impl DraftEvolution {
                 jobs.push(Job { seats: seats.map(|seat| seat as u32), draft: None, seed });
             }
         }
-        let Some(winners) = play_jobs(&self.config, self.battle, &drafters, &[], &jobs, self.threads, budget, progress)
-        else {
+        let Some(winners) = play_jobs(
+            &self.config,
+            self.battle,
+            &drafters,
+            &[],
+            &jobs,
+            &Workers { threads: self.threads, budget, progress },
+        ) else {
             return Ok(None);
         };
         // Member i's games are jobs i·games.., with it in seat 0 in the even ones.
@@ -923,7 +933,14 @@ impl DraftEvolution {
                 seed: derive_seed(phase_seed, index as u64),
             })
             .collect();
-        let winners = play_jobs(&self.config, self.battle, drafters, drafts, &jobs, self.threads, budget, progress)?;
+        let winners = play_jobs(
+            &self.config,
+            self.battle,
+            drafters,
+            drafts,
+            &jobs,
+            &Workers { threads: self.threads, budget, progress },
+        )?;
         Some(
             winners
                 .chunks(per_pair)

@@ -9,6 +9,7 @@
 //! Like the evolution, a row depends only on its inputs and seeds, never on
 //! the thread count.
 
+use crate::par::Workers;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -17,8 +18,6 @@ use super::draft::{DraftEvolutionSettings, Genes, Job, Member, generation_draft,
 use crate::game::locm::Config;
 use crate::game::locm::baselines::DraftBot;
 use crate::game::locm::bots::BattleBot;
-use crate::plan::Budget;
-use crate::progress::Progress;
 use crate::rng::derive_seed;
 
 /// How many games the results step plays.
@@ -61,16 +60,13 @@ const STREAM_CURVE: u64 = 0x0063_7572_7665;
 
 /// The results of generation `generation` (from 1), whose population is
 /// `population`, against the winner `winner`. `None` if the budget ran out.
-#[allow(clippy::too_many_arguments)]
 pub fn evaluate_generation(
     run: RunInfo<'_>,
     generation: u64,
     population: &[Member],
     winner: &Genes,
     eval: EvalSettings,
-    threads: usize,
-    budget: &Budget,
-    progress: &Progress,
+    workers: &Workers,
 ) -> Option<EvalRow> {
     let battle = BattleBot::from_name(&run.settings.battle).unwrap_or(BattleBot::Greedy);
     let size = population.len();
@@ -101,7 +97,7 @@ pub fn evaluate_generation(
             jobs.push(Job { seats, draft: None, seed: derive_seed(curve_seed, game / 2) });
         }
     }
-    let winners = play_jobs(run.config, battle, &drafters, &draft, &jobs, threads, budget, progress)?;
+    let winners = play_jobs(run.config, battle, &drafters, &draft, &jobs, workers)?;
     // The share of `games` (ranges of jobs) won by drafter `who`.
     let won_by = |who: u32, range: std::ops::Range<usize>| {
         let wins = range.clone().filter(|&index| jobs[index].seats[usize::from(winners[index])] == who).count();
@@ -149,7 +145,7 @@ mod tests {
             probe_games: 2,
             ..DraftEvolutionSettings::default()
         };
-        let (budget, progress) = (Budget::unlimited(), Progress::default());
+        let (budget, progress) = (crate::plan::Budget::unlimited(), crate::progress::Progress::default());
         let mut evolution =
             DraftEvolution::start(&config, settings.clone(), 2, 1, &budget, &progress).unwrap().unwrap();
         evolution.step(&budget, &progress).unwrap();
@@ -163,9 +159,7 @@ mod tests {
                 &population,
                 &Genes::Priorities(vec![0.5; 160]),
                 eval,
-                threads,
-                &budget,
-                &progress,
+                &Workers { threads, budget: &budget, progress: &progress },
             )
             .unwrap()
         };

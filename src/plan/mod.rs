@@ -116,6 +116,18 @@ impl Stopwatch {
     }
 }
 
+/// Planner flags that do not go together (`--write-up` for a planner that
+/// has no write-up), found by a game's registry before any game starts.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ChoiceError(String);
+
+impl ChoiceError {
+    pub fn new(message: impl Into<String>) -> ChoiceError {
+        ChoiceError(message.into())
+    }
+}
+
 /// Why a planner produced no action.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {

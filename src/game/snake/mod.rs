@@ -5,10 +5,8 @@
 //! body, won when the body fills every free cell, stalled when no food is
 //! eaten for `stall_limit` ticks or the episode reaches `max_ticks`.
 
-pub mod bfs_tail;
-pub mod cycle;
 pub mod picture;
-pub mod write_up;
+pub mod plan;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -17,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::game::Dir;
 use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
-use crate::map::{MapError, content_lines};
+use crate::map::{Level, MapError, content_lines};
 use crate::rng::GameRng;
 
 /// Largest board side we accept; cell indices must fit in a `u16`.
@@ -139,11 +137,13 @@ impl SnakeSetup {
             ..SnakeSetup::open(8, 8)
         }
     }
+}
 
+impl Level for SnakeSetup {
     /// Parses a map: `X` wall, `.` free, optional `start COL ROW DIR LENGTH`
     /// (or `start random`) and `tail vacates|blocks` lines before the grid,
     /// `#` comment lines.
-    pub fn parse(text: &str) -> Result<SnakeSetup, MapError> {
+    fn parse(text: &str) -> Result<SnakeSetup, MapError> {
         let mut start = None;
         let mut tail_rule = TailRule::Vacates;
         let mut width = 0usize;

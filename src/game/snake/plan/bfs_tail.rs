@@ -833,8 +833,7 @@ mod tests {
         let mut n_maps = 0;
         for entry in std::fs::read_dir(dir).expect("maps/snake exists") {
             let path = entry.unwrap().path();
-            let text = std::fs::read_to_string(&path).unwrap();
-            let setup = SnakeSetup::parse(&text).map_err(|error| error.in_file(&path)).unwrap();
+            let setup: SnakeSetup = crate::map::read(&path).unwrap();
             let config = Config::try_from(setup).map_err(|error| error.in_file(&path)).unwrap();
             let mut planner = BfsTail::new(&config);
             for seed in 0..2 {

@@ -65,7 +65,7 @@
 //! planning a tick allocates nothing.
 
 use crate::game::Game;
-use crate::game::snake::bfs_tail::BfsTail;
+use crate::game::snake::plan::bfs_tail::BfsTail;
 use crate::game::snake::{Config, Dir, SnakeGame, TailRule};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 
@@ -773,7 +773,7 @@ mod tests {
         let arena = "start 4 1 right 3\n\
             XXXXXXXXXXXX\nX..........X\nX..........X\nX..XX..XX..X\nX..XX..XX..X\nX..........X\n\
             X..........X\nX..XX..XX..X\nX..XX..XX..X\nX..........X\nX..........X\nXXXXXXXXXXXX";
-        let setup = SnakeSetup::parse(arena).unwrap();
+        let setup = <SnakeSetup as crate::map::Level>::parse(arena).unwrap();
         assert!(Cycle::board_has_block_cycle(&Config::try_from(setup.clone()).unwrap()));
         for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
             check_always_wins(SnakeSetup { tail_rule, ..setup.clone() }, 30);
