@@ -3,7 +3,8 @@
 
 use serde::Serialize;
 
-use super::{Dir, SnakeGame};
+use super::{Config, Dir, SnakeGame};
+use crate::game::Show;
 use crate::game::picture::{Colour, DOWN, LEFT, Mark, Picture, RIGHT, Tile, UP};
 
 /// What changes during a game of Snake; cells are `[column, row]`.
@@ -78,5 +79,49 @@ impl SnakeGame {
         } else {
             0
         }
+    }
+}
+
+impl Show for SnakeGame {
+    fn render(&self) -> String {
+        let config = &self.config;
+        let status = match &self.outcome {
+            None => "running".to_string(),
+            Some(outcome) => outcome.to_string(),
+        };
+        let mut out = format!("tick {}  length {}  {status}\n", self.tick, self.body.len());
+        for row in 0..config.height {
+            for col in 0..config.width {
+                let cell = row * config.width + col;
+                let ch = if Some(cell) == self.body.front().copied() {
+                    '@'
+                } else if self.is_occupied(cell) {
+                    'o'
+                } else if Some(cell) == self.food {
+                    '*'
+                } else if config.is_wall(cell) {
+                    'X'
+                } else {
+                    '.'
+                };
+                out.push(ch);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    type Snapshot = SnakeSnapshot;
+
+    fn snapshot(&self) -> SnakeSnapshot {
+        self.snapshot_state()
+    }
+
+    fn draw(&self) -> crate::game::picture::Picture {
+        self.draw_board()
+    }
+
+    fn describe(config: &Config) -> String {
+        config.describe_rules()
     }
 }
