@@ -70,9 +70,12 @@ use crate::ga::{
     uniform_crossover, unit_interval,
 };
 use crate::game::Game;
-use crate::game::locm::baselines::{DraftBot, Genome};
-use crate::game::locm::bots::{BattleBot, LocmBots};
-use crate::game::locm::{Config, Draft, LocmGame};
+use crate::game::locm::draft::Draft;
+use crate::game::locm::plan::draft::DraftBot;
+use crate::game::locm::plan::genome::Genome;
+use crate::game::locm::plan::seats::LocmBots;
+use crate::game::locm::plan::{BattleBot, DraftName};
+use crate::game::locm::{Config, LocmGame};
 use crate::par::{Workers, map_indexed};
 use crate::plan::Budget;
 use crate::progress::Progress;
@@ -370,7 +373,7 @@ fn battle_bot(name: &str) -> Result<BattleBot, EvolveError> {
 }
 
 fn opponent_bot(name: &str) -> Result<DraftBot, EvolveError> {
-    DraftBot::from_name(name).ok_or_else(|| EvolveError::Bot {
+    DraftName::from_name(name).map(DraftName::bot).ok_or_else(|| EvolveError::Bot {
         flag: "--init-opponent",
         name: name.to_string(),
         expected: "use a built-in drafter: random, max-attack, closetai, icebox, coac, chad or evolved",
@@ -1184,6 +1187,7 @@ pub fn genome_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::Level;
 
     fn small() -> DraftEvolutionSettings {
         DraftEvolutionSettings {
@@ -1235,7 +1239,8 @@ mod tests {
                 let genome = member.genes.to_genome();
                 assert_eq!(genome.priorities.len(), 160);
             }
-            let parsed = Genome::parse(&one.best_text(), 160).expect("best.txt loads as genome:FILE");
+            let parsed = Genome::parse(&one.best_text()).expect("best.txt loads as genome:FILE");
+            assert_eq!(parsed.check_cards(160), Ok(()));
             assert_eq!(parsed, one.best().genes.to_genome(), "the text holds the exact priorities");
         }
     }

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::draft::{DraftEvolutionSettings, Genes, Job, Member, generation_draft, play_jobs};
 use crate::game::locm::Config;
-use crate::game::locm::baselines::DraftBot;
-use crate::game::locm::bots::BattleBot;
+use crate::game::locm::plan::BattleBot;
+use crate::game::locm::plan::draft::DraftBot;
 use crate::rng::derive_seed;
 
 /// How many games the results step plays.
