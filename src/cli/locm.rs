@@ -56,7 +56,7 @@ impl LocmRules {
 #[derive(Clone, Debug, Args, Default)]
 pub struct LocmArgs {
     #[command(flatten)]
-    pub bots: PlannerArgs,
+    pub planner: PlannerArgs,
     #[command(flatten)]
     pub rules: LocmRules,
 }
@@ -141,7 +141,7 @@ impl MatchLocm {
 impl LocmArgs {
     /// The bots of both seats, for a list of `n_cards` cards.
     fn bots(&self, n_cards: usize) -> anyhow::Result<LocmBots> {
-        self.bots.make(|path| read_genome(path, n_cards))
+        self.planner.make(|path| read_genome(path, n_cards))
     }
 }
 
