@@ -6,9 +6,10 @@
 
 use predicates::prelude::*;
 use tempfile::TempDir;
-use tickbot::game::locm::baselines::DraftBot;
 use tickbot::game::locm::battle::Move;
-use tickbot::game::locm::bots::{BattleBot, LocmBots};
+use tickbot::game::locm::plan::draft::DraftBot;
+use tickbot::game::locm::plan::seats::LocmBots;
+use tickbot::game::locm::plan::{BattleBot, DraftName};
 use tickbot::game::locm::view::View;
 use tickbot::game::locm::{Action, Config, DeckRandomness, JavaSeeds, LocmGame};
 use tickbot::game::{Game, Status};
@@ -509,7 +510,7 @@ fn bad_evolution_flags_and_files_are_exit_code_2_naming_the_value() {
 fn the_bundled_evolved_drafter_plays_its_golden_replay() {
     let config = Config::bundled();
     let mut bots = LocmBots::new(
-        [DraftBot::from_name("evolved").unwrap(), DraftBot::ClosetAi],
+        [DraftName::from_name("evolved").unwrap().bot(), DraftBot::ClosetAi],
         [BattleBot::Greedy, BattleBot::Greedy],
     );
     let recorded = tickbot::replay::record::<LocmGame>(&config, 4, &mut bots).unwrap();

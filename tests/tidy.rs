@@ -274,8 +274,6 @@ const PLANNER_FILES: &[&str] = &[
     "src/game/pipes/dfs.rs",
     "src/game/pipes/astar.rs",
     "src/game/pipes/solve.rs",
-    "src/game/locm/baselines.rs",
-    "src/game/locm/bots.rs",
 ];
 
 /// The binary's files: everything else is the library.

@@ -8,29 +8,18 @@
 use serde::Serialize;
 
 use crate::game::Game;
-use crate::game::locm::baselines::DraftBot;
-use crate::game::locm::bots::{BattleBot, LocmBots};
+use crate::game::locm::plan::BattleBot;
+use crate::game::locm::plan::draft::DraftBot;
+use crate::game::locm::plan::seats::LocmBots;
 use crate::game::locm::{Config, LocmGame};
 use crate::par::{Gathered, Workers, map_indexed};
 use crate::rng::derive_seed;
 use crate::stats::wilson_interval;
 
-/// Plays one game with `bots` and returns the winner (0 or 1).
-///
-/// # Panics
-/// If a bot chooses an illegal action: the bots only choose among legal
-/// ones, so that would be a bug.
+/// Plays the game of `seed` with `bots` and returns the winner (0 or 1);
+/// see [`LocmBots::play_out`].
 pub fn play_game(config: &Config, seed: u64, bots: &mut LocmBots) -> u8 {
-    let mut game = LocmGame::new(config, seed);
-    loop {
-        if let Some(winner) = game.winner() {
-            return winner;
-        }
-        let (action, _) = bots.decide(&game);
-        if let Err(error) = game.step(action) {
-            panic!("a bot chose an illegal action: {error}");
-        }
-    }
+    bots.play_out(LocmGame::new(config, seed))
 }
 
 /// `tickbot bench locm`'s report. The key names are a documented interface.

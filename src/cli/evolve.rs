@@ -19,11 +19,12 @@ use clap::{ArgGroup, Args, ValueEnum};
 use serde::Serialize;
 
 use tickbot::evolve::chart::eval_chart;
-use tickbot::evolve::draft::{
-    Checkpoint, DraftEvolution, DraftEvolutionSettings, GenerationReport, Init, MergeScope, Pairing, Representation,
-    Scheme, SequenceCrossover, Tournament,
-};
+use tickbot::evolve::checkpoint::{Checkpoint, GenerationReport};
+use tickbot::evolve::draft::DraftEvolution;
 use tickbot::evolve::eval::{EvalRow, EvalSettings, RunInfo, evaluate_generation};
+use tickbot::evolve::settings::{
+    DraftEvolutionSettings, Init, MergeScope, Pairing, Representation, Scheme, SequenceCrossover, Tournament,
+};
 use tickbot::game::locm::Config;
 use tickbot::par::Workers;
 use tickbot::progress::Progress;
@@ -278,15 +279,14 @@ pub fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
     let config = config();
     let budget = interrupt_budget();
     let started = Instant::now();
-    let (dir, mut evolution, start_generation, progress) = match &args.resume {
+    let (dir, mut evolution, progress) = match &args.resume {
         Some(dir) => {
             let checkpoint = newest_checkpoint(dir)?;
-            let evolution = DraftEvolution::resume(&config, checkpoint, threads).exit_code(Exit::BadInput)?;
+            let evolution = DraftEvolution::resume(&config, checkpoint).exit_code(Exit::BadInput)?;
             rewrite_log(dir, evolution.generation())?;
             write_best(dir, &evolution)?;
-            let generation = evolution.generation();
-            let progress = Progress::with_total(estimated_games(evolution.settings(), generation));
-            (dir.clone(), evolution, generation, progress)
+            let progress = Progress::with_total(estimated_games(evolution.settings(), evolution.generation()));
+            (dir.clone(), evolution, progress)
         }
         None => {
             let dir = args.out.clone().ok_or_else(|| Failure::bad_input(anyhow!("--out DIR is required")))?;
@@ -294,56 +294,29 @@ pub fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
             settings.validate().exit_code(Exit::BadInput)?;
             prepare_run_dir(&dir)?;
             let progress = Progress::with_total(estimated_games(&settings, 0));
-            let evolution = {
-                let _bar = progress_bar("games (initial population)", &progress);
-                DraftEvolution::start(&config, settings, args.seed, threads, &budget, &progress)
-                    .exit_code(Exit::BadInput)?
-            };
-            let Some(mut evolution) = evolution else {
+            let workers = Workers { threads, budget: &budget, progress: &progress };
+            let Some(evolution) = start_run(&dir, &config, settings, args.seed, &workers, started)? else {
                 eprintln!("interrupted before the initial population was scored: nothing to resume");
                 return Ok(Exit::Interrupted);
             };
-            evolution.set_seconds(started.elapsed().as_secs_f64());
-            save_generation(&dir, &evolution)?;
-            (dir, evolution, 0, progress)
+            (dir, evolution, progress)
         }
     };
-    let settings = evolution.settings().clone();
-    let mut evolution_games = if args.resume.is_some() { 0 } else { evolution.report().games };
-    let mut probe_games = if args.resume.is_some() { 0 } else { evolution.report().probe_games };
-    {
-        let _bar = progress_bar("games", &progress);
-        while !evolution.is_finished() {
-            let generation_started = Instant::now();
-            if evolution.step(&budget, &progress).is_none() {
-                break;
-            }
-            evolution.set_seconds(generation_started.elapsed().as_secs_f64());
-            save_generation(&dir, &evolution)?;
-            let report = evolution.report();
-            evolution_games += report.games;
-            probe_games += report.probe_games;
-            let elapsed = started.elapsed().as_secs_f64();
-            let games_per_sec = (evolution_games + probe_games) as f64 / elapsed.max(1e-9);
-            let remaining = estimated_games(&settings, report.generation);
-            tracing::info!(
-                generation = report.generation,
-                of = settings.generations,
-                fitness_mean = format!("{:.3}", report.fitness_mean),
-                fitness_max = format!("{:.3}", report.fitness_max),
-                probe_vs_closetai = format!("{:.1}%", 100.0 * report.probe_win_rate),
-                games_per_sec = format!("{games_per_sec:.0}"),
-                eta = format!("{:.0}s", remaining as f64 / games_per_sec.max(1.0)),
-                "generation"
-            );
-        }
-    }
+    let start_generation = evolution.generation();
+    // A fresh run counts the initial population's games; a resumed one only
+    // what this invocation plays.
+    let (evolution_games, probe_games) = match args.resume {
+        Some(_) => (0, 0),
+        None => (evolution.report().games, evolution.report().probe_games),
+    };
+    let workers = Workers { threads, budget: &budget, progress: &progress };
+    let (evolution_games, probe_games) =
+        breed_to_the_end(&dir, &mut evolution, &workers, started, (evolution_games, probe_games))?;
     let seconds = started.elapsed().as_secs_f64();
     let games = evolution_games + probe_games;
-    let interrupted = !evolution.is_finished();
     let summary = EvolveSummary {
         dir: dir.clone(),
-        command: settings.command_line(evolution.seed()),
+        command: evolution.settings().command_line(evolution.seed()),
         generations: evolution.generation(),
         generations_this_run: evolution.generation() - start_generation,
         evolution_games,
@@ -354,12 +327,78 @@ pub fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
         threads,
         best_fitness: evolution.best().fitness,
         best_probe_win_rate: evolution.report().probe_win_rate,
-        interrupted,
+        interrupted: !evolution.is_finished(),
     };
-    if args.json {
-        print_json(&summary)?;
+    print_summary(&summary, &evolution, args.json)?;
+    Ok(finished())
+}
+
+/// Draws and scores a new run's initial population and saves it as
+/// generation 0; `None` if interrupted first.
+fn start_run(
+    dir: &Path,
+    config: &Config,
+    settings: DraftEvolutionSettings,
+    seed: u64,
+    workers: &Workers,
+    started: Instant,
+) -> Result<Option<DraftEvolution>, Failure> {
+    let evolution = {
+        let _bar = progress_bar("games (initial population)", workers.progress);
+        DraftEvolution::start(config, settings, seed, workers).exit_code(Exit::BadInput)?
+    };
+    let Some(mut evolution) = evolution else { return Ok(None) };
+    evolution.set_seconds(started.elapsed().as_secs_f64());
+    save_generation(dir, &evolution)?;
+    Ok(Some(evolution))
+}
+
+/// Breeds and saves generation after generation until the run is finished
+/// or interrupted, logging each; the evolution and probe games played,
+/// counted on from `(evolution_games, probe_games)`.
+fn breed_to_the_end(
+    dir: &Path,
+    evolution: &mut DraftEvolution,
+    workers: &Workers,
+    started: Instant,
+    (mut evolution_games, mut probe_games): (u64, u64),
+) -> Result<(u64, u64), Failure> {
+    let settings = evolution.settings().clone();
+    let _bar = progress_bar("games", workers.progress);
+    while !evolution.is_finished() {
+        let generation_started = Instant::now();
+        if evolution.step(workers).is_none() {
+            break;
+        }
+        evolution.set_seconds(generation_started.elapsed().as_secs_f64());
+        save_generation(dir, evolution)?;
+        let report = evolution.report();
+        evolution_games += report.games;
+        probe_games += report.probe_games;
+        let elapsed = started.elapsed().as_secs_f64();
+        let games_per_sec = (evolution_games + probe_games) as f64 / elapsed.max(1e-9);
+        let remaining = estimated_games(&settings, report.generation);
+        tracing::info!(
+            generation = report.generation,
+            of = settings.generations,
+            fitness_mean = format!("{:.3}", report.fitness_mean),
+            fitness_max = format!("{:.3}", report.fitness_max),
+            probe_vs_closetai = format!("{:.1}%", 100.0 * report.probe_win_rate),
+            games_per_sec = format!("{games_per_sec:.0}"),
+            eta = format!("{:.0}s", remaining as f64 / games_per_sec.max(1.0)),
+            "generation"
+        );
+    }
+    Ok((evolution_games, probe_games))
+}
+
+/// `evolve draft`'s summary on stdout, and how to continue an interrupted run.
+fn print_summary(summary: &EvolveSummary, evolution: &DraftEvolution, json: bool) -> Result<(), Failure> {
+    if json {
+        print_json(summary)?;
     } else {
-        println!("evolved     {} of {} generations, {}", summary.generations, settings.generations, summary.command);
+        let generations = evolution.settings().generations;
+        println!("evolved     {} of {generations} generations, {}", summary.generations, summary.command);
         let speed = summary.games_per_sec.map_or("too short to time".to_string(), |rate| format!("{rate:.0} games/s"));
         println!(
             "games       {} in {:.1} s on {} threads: {speed} ({} evolution, {} probe, {} generations this run)",
@@ -376,16 +415,16 @@ pub fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
             100.0 * summary.best_probe_win_rate,
             evolution.report().probe_games
         );
-        println!("written     {}", dir.join("best.txt").display());
+        println!("written     {}", summary.dir.join("best.txt").display());
     }
-    if interrupted {
+    if summary.interrupted {
         eprintln!(
             "interrupted after generation {}: continue with `tickbot evolve draft --resume {}`",
             evolution.generation(),
-            dir.display()
+            summary.dir.display()
         );
     }
-    Ok(finished())
+    Ok(())
 }
 
 /// Games still to play after `generation`, the probes included.

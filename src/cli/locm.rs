@@ -1,17 +1,22 @@
-//! LOCM on the command line: the card list, seeding mode and bot flags, and
-//! what `play locm`, `run locm`, `match locm` and `bench locm` do with them.
+//! LOCM on the command line: the card list and seeding mode, the bot flags
+//! (both seats' through the registry's `PlannerArgs`; those of `match` and
+//! `bench`, resolved by the same registry), and what `play locm`,
+//! `run locm`, `match locm` and `bench locm` do with them. Genome files are
+//! read here.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, anyhow, bail};
 use clap::Args;
 
 use tickbot::bench;
-use tickbot::game::locm::baselines::{DraftBot, Genome};
-use tickbot::game::locm::bots::{BattleBot, LocmBots};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
+use tickbot::game::locm::plan::draft::DraftBot;
+use tickbot::game::locm::plan::genome::Genome;
+use tickbot::game::locm::plan::seats::LocmBots;
+use tickbot::game::locm::plan::{BattleBot, DraftChoice, PlannerArgs, seat_pair};
 use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
+use tickbot::map::{self, Level};
 use tickbot::par::Workers;
 use tickbot::progress::Progress;
 
@@ -39,11 +44,7 @@ pub struct LocmRules {
 impl LocmRules {
     pub fn config(&self) -> anyhow::Result<Config> {
         let table = match &self.cards {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .with_context(|| format!("cannot read card list {}", path.display()))?;
-                CardTable::parse(&text).map_err(|error| error.in_file(path))?
-            }
+            Some(path) => map::read::<CardTable>(path)?,
             None => CardTable::parse(BUNDLED_CARDLIST).map_err(|error| error.in_file(BUNDLED_CARDLIST_NAME))?,
         };
         let randomness = if self.java_seeding { DeckRandomness::Java } else { DeckRandomness::ChaCha };
@@ -51,36 +52,19 @@ impl LocmRules {
     }
 }
 
-/// Both seats' bots.
-#[derive(Clone, Debug, Args)]
-pub struct LocmSeats {
-    /// Player 0's and player 1's draft bots: random, max-attack, closetai, icebox,
-    /// coac, chad, evolved (the bundled evolved genome), or genome:FILE (one priority
-    /// per card, highest of the three is picked; `tickbot evolve draft` writes them).
-    #[arg(long, value_name = "A,B", default_value = "closetai,icebox")]
-    pub draft: String,
-    /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
-    /// (one name for both seats).
-    #[arg(long, value_name = "A,B", default_value = "greedy,greedy")]
-    pub battle: String,
+/// A LOCM game's flags: both seats' bots, the card list and the seeding.
+#[derive(Clone, Debug, Args, Default)]
+pub struct LocmArgs {
+    #[command(flatten)]
+    pub planner: PlannerArgs,
     #[command(flatten)]
     pub rules: LocmRules,
-}
-
-impl Default for LocmSeats {
-    fn default() -> LocmSeats {
-        LocmSeats {
-            draft: "closetai,icebox".to_string(),
-            battle: "greedy,greedy".to_string(),
-            rules: LocmRules::default(),
-        }
-    }
 }
 
 #[derive(Debug, Args)]
 pub struct PlayLocm {
     #[command(flatten)]
-    pub seats: LocmSeats,
+    pub locm: LocmArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -132,72 +116,56 @@ pub struct BenchLocm {
     pub rules: LocmRules,
 }
 
+/// Reads the drafter of a `genome:FILE` for a list of `n_cards` cards.
+fn read_genome(path: &Path, n_cards: usize) -> anyhow::Result<Genome> {
+    let genome = map::read::<Genome>(path)?;
+    genome.check_cards(n_cards).map_err(|error| error.in_file(path))?;
+    Ok(genome)
+}
+
 /// A draft bot by name, or `genome:FILE`.
 fn draft_bot(name: &str, n_cards: usize) -> anyhow::Result<DraftBot> {
-    if let Some(path) = name.strip_prefix("genome:") {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read genome {path}"))?;
-        let genome = Genome::parse(&text, n_cards).map_err(|error| error.in_file(path))?;
-        return Ok(DraftBot::Genome(Arc::new(genome)));
-    }
-    DraftBot::from_name(name).ok_or_else(|| {
-        anyhow!(
-            "unknown draft bot {name:?}: use random, max-attack, closetai, icebox, coac, chad, evolved or genome:FILE"
-        )
-    })
+    DraftChoice::parse(name)?.bot(|path| read_genome(path, n_cards))
 }
 
-fn battle_bot(name: &str) -> anyhow::Result<BattleBot> {
-    BattleBot::from_name(name)
-        .ok_or_else(|| anyhow!("unknown battle bot {name:?}: use random, pass, max-attack or greedy"))
-}
-
-/// `A,B` as two names; a single name stands for both seats when `one_for_both`.
-fn pair(text: &str, flag: &str, one_for_both: bool) -> anyhow::Result<[String; 2]> {
-    let names: Vec<&str> = text.split(',').map(str::trim).collect();
-    match names[..] {
-        [a, b] => Ok([a.to_string(), b.to_string()]),
-        [a] if one_for_both => Ok([a.to_string(), a.to_string()]),
-        _ => bail!("{flag}: expected two names separated by a comma, got {text:?}"),
+impl MatchLocm {
+    /// Drafter A, drafter B, and the battle bots of seat 0 and seat 1.
+    fn bots(&self, n_cards: usize) -> anyhow::Result<(DraftBot, DraftBot, [BattleBot; 2])> {
+        let [a, b] = seat_pair(&self.draft, "--draft", false)?;
+        let (draft_a, draft_b) = (draft_bot(a, n_cards)?, draft_bot(b, n_cards)?);
+        let [battle0, battle1] = seat_pair(&self.battle, "--battle", true)?;
+        Ok((draft_a, draft_b, [BattleBot::named(battle0)?, BattleBot::named(battle1)?]))
     }
 }
 
-impl LocmSeats {
+impl LocmArgs {
+    /// The bots of both seats, for a list of `n_cards` cards.
     fn bots(&self, n_cards: usize) -> anyhow::Result<LocmBots> {
-        let [draft0, draft1] = pair(&self.draft, "--draft", true)?;
-        let [battle0, battle1] = pair(&self.battle, "--battle", true)?;
-        Ok(LocmBots::new(
-            [draft_bot(&draft0, n_cards)?, draft_bot(&draft1, n_cards)?],
-            [battle_bot(&battle0)?, battle_bot(&battle1)?],
-        ))
+        self.planner.make(|path| read_genome(path, n_cards))
     }
 }
 
 pub fn play(args: PlayLocm) -> Result<Exit, Failure> {
-    let config = Arc::new(args.seats.rules.config().exit_code(Exit::BadInput)?);
-    let bots = args.seats.bots(config.table().len()).exit_code(Exit::BadInput)?;
+    let config = Arc::new(args.locm.rules.config().exit_code(Exit::BadInput)?);
+    let bots = args.locm.bots(config.table().len()).exit_code(Exit::BadInput)?;
     play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
 }
 
 /// `run locm` and a session's LOCM entries: each card list is a level
 /// (none: the one these flags name), played by the bots these flags choose.
-pub fn entry(seats: LocmSeats, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+pub fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|cards| {
-        let mut rules = seats.rules.clone();
+        let mut rules = locm.rules.clone();
         rules.cards = cards.map(Path::to_path_buf).or(rules.cards);
         rules.config()
     })?;
-    let bots = seats.bots(levels[0].1.table().len())?;
+    let bots = locm.bots(levels[0].1.table().len())?;
     Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
 }
 
 pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
-    let n_cards = config.table().len();
-    let [a, b] = pair(&args.draft, "--draft", false).exit_code(Exit::BadInput)?;
-    let draft_a = draft_bot(&a, n_cards).exit_code(Exit::BadInput)?;
-    let draft_b = draft_bot(&b, n_cards).exit_code(Exit::BadInput)?;
-    let [battle0, battle1] = pair(&args.battle, "--battle", true).exit_code(Exit::BadInput)?;
-    let battle = [battle_bot(&battle0).exit_code(Exit::BadInput)?, battle_bot(&battle1).exit_code(Exit::BadInput)?];
+    let (draft_a, draft_b, battle) = args.bots(config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let n_pairs = args.games.div_ceil(2);
     let progress = Progress::default();

@@ -22,7 +22,7 @@ pub mod view;
 use common::{EXIT_CODES, RunOptions};
 use evolve::{EvalDraft, EvolveDraft};
 use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
-use locm::{BenchLocm, LocmSeats, MatchLocm, PlayLocm};
+use locm::{BenchLocm, LocmArgs, MatchLocm, PlayLocm};
 use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
 use slide::{BenchSlide, PlaySlide, SlideArgs};
 use snake::{BenchSnake, PlaySnake, SnakeArgs};
@@ -137,7 +137,7 @@ pub enum RunGame {
     /// randomness: every game of a run plays the same puzzle.
     Pipes(PipesArgs),
     /// Legends of Code and Magic 1.2: draft and battle bots for both seats.
-    Locm(LocmSeats),
+    Locm(LocmArgs),
 }
 
 #[derive(Debug, Subcommand)]

@@ -9,15 +9,18 @@
 //! Like the evolution, a row depends only on its inputs and seeds, never on
 //! the thread count.
 
-use crate::par::Workers;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::draft::{DraftEvolutionSettings, Genes, Job, Member, generation_draft, play_jobs};
+use super::genes::{Genes, Member, drafters};
+use super::jobs::{Job, play_jobs};
+use super::seeds::generation_draft;
+use super::settings::DraftEvolutionSettings;
 use crate::game::locm::Config;
-use crate::game::locm::baselines::DraftBot;
-use crate::game::locm::bots::BattleBot;
+use crate::game::locm::plan::BattleBot;
+use crate::game::locm::plan::draft::DraftBot;
+use crate::par::Workers;
 use crate::rng::derive_seed;
 
 /// How many games the results step plays.
@@ -70,8 +73,7 @@ pub fn evaluate_generation(
 ) -> Option<EvalRow> {
     let battle = BattleBot::from_name(&run.settings.battle).unwrap_or(BattleBot::Greedy);
     let size = population.len();
-    let mut drafters: Vec<DraftBot> =
-        population.iter().map(|member| DraftBot::Genome(Arc::new(member.genes.to_genome()))).collect();
+    let mut drafters = drafters(population);
     let w = size as u32;
     drafters.push(DraftBot::Genome(Arc::new(winner.to_genome())));
     drafters.push(DraftBot::ClosetAi);
@@ -146,22 +148,15 @@ mod tests {
             ..DraftEvolutionSettings::default()
         };
         let (budget, progress) = (crate::plan::Budget::unlimited(), crate::progress::Progress::default());
-        let mut evolution =
-            DraftEvolution::start(&config, settings.clone(), 2, 1, &budget, &progress).unwrap().unwrap();
-        evolution.step(&budget, &progress).unwrap();
+        let workers = |threads| Workers { threads, budget: &budget, progress: &progress };
+        let mut evolution = DraftEvolution::start(&config, settings.clone(), 2, &workers(1)).unwrap().unwrap();
+        evolution.step(&workers(1)).unwrap();
         let run = RunInfo { config: &config, settings: &settings, seed: 2 };
         let eval = EvalSettings { games_per_member: 3, curve_games: 10 };
         let population = evolution.population().to_vec();
         let row = |threads| {
-            evaluate_generation(
-                run,
-                1,
-                &population,
-                &Genes::Priorities(vec![0.5; 160]),
-                eval,
-                &Workers { threads, budget: &budget, progress: &progress },
-            )
-            .unwrap()
+            evaluate_generation(run, 1, &population, &Genes::Priorities(vec![0.5; 160]), eval, &workers(threads))
+                .unwrap()
         };
         let one = row(1);
         assert_eq!(one, row(2));

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::map::MapError;
+use crate::map::{Level, MapError};
 
 /// The four kinds of card, in the order of their wire codes (0..=3).
 ///
@@ -185,34 +185,6 @@ impl CardTable {
         Ok(CardTable { cards, stats })
     }
 
-    /// Parses the card-list text; errors name the line and column.
-    pub fn parse(text: &str) -> Result<CardTable, MapError> {
-        let mut cards = Vec::new();
-        for (index, raw_line) in text.lines().enumerate() {
-            let line_no = index + 1;
-            let line = raw_line.split("//").next().unwrap_or("");
-            if line.trim().is_empty() {
-                continue;
-            }
-            cards.push(parse_card_line(line, line_no)?);
-        }
-        let table = CardTable::new(cards.clone());
-        // Re-attach the text's own line numbers to a validation error.
-        table.map_err(|error| {
-            let line = error.line;
-            if line == 0 {
-                return error;
-            }
-            let text_line = text
-                .lines()
-                .enumerate()
-                .filter(|(_, raw)| !raw.split("//").next().unwrap_or("").trim().is_empty())
-                .nth(line - 1)
-                .map_or(0, |(index, _)| index + 1);
-            MapError::at(text_line, 0, error.message)
-        })
-    }
-
     /// The cards in id order.
     pub(crate) fn cards(&self) -> &[Card] {
         &self.cards
@@ -238,7 +210,7 @@ impl CardTable {
         &self.stats[usize::from(id)]
     }
 
-    /// The list in its text format (what [`CardTable::parse`] reads back).
+    /// The list in its text format (what [`Level::parse`] reads back).
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         for card in &self.cards {
@@ -257,6 +229,37 @@ impl CardTable {
             ));
         }
         out
+    }
+}
+
+/// The card-list text, a card per line (`//` starts a comment), validated
+/// as [`CardTable::new`] validates; errors name the line and column.
+impl Level for CardTable {
+    fn parse(text: &str) -> Result<CardTable, MapError> {
+        let mut cards = Vec::new();
+        for (index, raw_line) in text.lines().enumerate() {
+            let line_no = index + 1;
+            let line = raw_line.split("//").next().unwrap_or("");
+            if line.trim().is_empty() {
+                continue;
+            }
+            cards.push(parse_card_line(line, line_no)?);
+        }
+        let table = CardTable::new(cards);
+        // Re-attach the text's own line numbers to a validation error.
+        table.map_err(|error| {
+            let line = error.line;
+            if line == 0 {
+                return error;
+            }
+            let text_line = text
+                .lines()
+                .enumerate()
+                .filter(|(_, raw)| !raw.split("//").next().unwrap_or("").trim().is_empty())
+                .nth(line - 1)
+                .map_or(0, |(index, _)| index + 1);
+            MapError::at(text_line, 0, error.message)
+        })
     }
 }
 

@@ -1,134 +1,43 @@
-//! Legends of Code and Magic 1.2: the configuration (card list and seeding
-//! mode), the draft of 30 picks, the [`Game`] implementation that plays the
-//! draft and the battle one decision per tick, and the player's view (what a
-//! bot may see) as a type of its own.
+//! Legends of Code and Magic 1.2: the game state and its [`Game`]
+//! implementation, which plays the draft and the battle one decision per
+//! tick, with its replay encoding ([`Wire`]) and pictures ([`Show`]). The
+//! configuration is in [`config`], the card list in [`cards`], the draft's
+//! triples in [`draft`], the battle rules in [`battle`], what a player may
+//! see in [`view`]; the bots are in [`plan`].
 //!
 //! One tick is one decision: a draft pick (player 0, then player 1, for each
 //! of the 30 triples), or one battle action, or the end of a turn. Both
 //! seats are played by the same planner, which must only look at
 //! [`LocmGame::view`].
 
-pub mod baselines;
 pub mod battle;
-pub mod bots;
 pub mod cards;
+pub mod config;
+pub mod draft;
 pub mod java_random;
 pub mod picture;
+pub mod plan;
 pub mod view;
 
 use std::fmt;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+pub use self::config::{Config, DeckRandomness, JavaSeeds, LocmSetup};
 
 use self::battle::{Battle, DECK_SIZE, Decks, Move};
-use self::cards::{BUNDLED_CARDLIST, Card, CardTable};
+use self::cards::CardTable;
+use self::draft::{Draft, chacha_triples, java_triples};
 use self::java_random::JavaRandom;
 use self::view::{DraftView, Performed, View};
 use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, Show, StateHasher, Status, Wire};
-use crate::map::MapError;
 use crate::rng::GameRng;
 
 /// Picks per player.
 pub(crate) const PICKS: usize = DECK_SIZE;
-/// Distinct cards the draft's triples are drawn from.
-pub(crate) const POOL_SIZE: usize = 60;
 /// The most actions a player can perform in one turn: at most 8 cards
 /// played (the hand limit; nothing is drawn mid-turn) and one attack per
 /// creature that was on the board or arrived with Charge (6 + 8).
 pub(crate) const MAX_ACTIONS_PER_TURN: usize = 24;
-
-/// Where the draft's and the decks' randomness comes from.
-///
-/// Part of the replay format (see `replay::format`): stored by variant index;
-/// changing the variants' order or number needs a format version bump.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DeckRandomness {
-    /// The game seed's `GameRng` stream: our own games.
-    ChaCha,
-    /// The reference referee's `java.util.Random` streams, derived from the
-    /// game seed as the referee derives them (see [`JavaSeeds`]).
-    Java,
-}
-
-/// Everything a LOCM game is built from, unvalidated: what the command line
-/// or a replay header says. [`Config::try_from`] validates it.
-///
-/// Part of the replay format (see `replay::format`): stored field by field in
-/// this order; changing the fields needs a format version bump.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LocmSetup {
-    /// The card list, ids 1..=n in order.
-    pub cards: Vec<Card>,
-    pub randomness: DeckRandomness,
-}
-
-/// A validated LOCM configuration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "LocmSetup", into = "LocmSetup")]
-pub struct Config {
-    table: Arc<CardTable>,
-    randomness: DeckRandomness,
-}
-
-impl TryFrom<LocmSetup> for Config {
-    type Error = MapError;
-
-    fn try_from(setup: LocmSetup) -> Result<Config, MapError> {
-        Ok(Config { table: Arc::new(CardTable::new(setup.cards)?), randomness: setup.randomness })
-    }
-}
-
-impl From<Config> for LocmSetup {
-    fn from(config: Config) -> LocmSetup {
-        LocmSetup { cards: config.table.cards().to_vec(), randomness: config.randomness }
-    }
-}
-
-impl Config {
-    /// A configuration from an already validated card table.
-    pub fn new(table: CardTable, randomness: DeckRandomness) -> Config {
-        Config { table: Arc::new(table), randomness }
-    }
-
-    /// The bundled 160-card list with our own randomness.
-    pub fn bundled() -> Config {
-        let table = CardTable::parse(BUNDLED_CARDLIST).expect("the bundled card list is valid (tested)");
-        Config::new(table, DeckRandomness::ChaCha)
-    }
-
-    /// The card table.
-    pub fn table(&self) -> &Arc<CardTable> {
-        &self.table
-    }
-
-    /// The same configuration with another seeding mode.
-    pub fn with_randomness(mut self, randomness: DeckRandomness) -> Config {
-        self.randomness = randomness;
-        self
-    }
-}
-
-/// The reference referee's three seeds (`RefereeParams`): one for the
-/// draft's choices and one per player for the deck shuffle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct JavaSeeds {
-    pub draft: i64,
-    pub shuffle: [i64; 2],
-}
-
-impl JavaSeeds {
-    /// As the referee derives them from its `seed` parameter:
-    /// `r = new Random(seed)`, then three `r.nextLong()`.
-    pub(crate) fn from_game_seed(seed: u64) -> JavaSeeds {
-        let mut random = JavaRandom::new(seed as i64);
-        let draft = random.next_long();
-        let shuffle0 = random.next_long();
-        let shuffle1 = random.next_long();
-        JavaSeeds { draft, shuffle: [shuffle0, shuffle1] }
-    }
-}
 
 /// Where the deck shuffle's randomness comes from after the draft.
 #[derive(Clone, Debug)]
@@ -136,9 +45,6 @@ enum Shuffler {
     ChaCha(Box<GameRng>),
     Java([i64; 2]),
 }
-
-/// The 30 triples of a draft, as card ids.
-pub(crate) type Draft = [[u8; 3]; PICKS];
 
 /// One decision: a draft pick (0..=2 of the triple) or a battle action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -167,7 +73,7 @@ pub struct LocmGame {
     seed: u64,
     tick: u32,
     /// The card ids of the 30 triples.
-    triples: [[u8; 3]; PICKS],
+    triples: Draft,
     /// Each player's picks, in order.
     picks: [[u8; PICKS]; 2],
     /// Picks made by both players together: pick number `n_picks / 2` is
@@ -186,13 +92,13 @@ pub struct LocmGame {
 impl LocmGame {
     /// A game seeded with the reference referee's explicit seeds (Java mode).
     pub fn with_java_seeds(config: &Config, seeds: JavaSeeds) -> LocmGame {
-        let triples = java_triples(&config.table, seeds.draft);
+        let triples = java_triples(config.table(), seeds.draft);
         LocmGame::from_parts(config, 0, triples, Shuffler::Java(seeds.shuffle))
     }
 
-    fn from_parts(config: &Config, seed: u64, triples: [[u8; 3]; PICKS], shuffler: Shuffler) -> LocmGame {
+    fn from_parts(config: &Config, seed: u64, triples: Draft, shuffler: Shuffler) -> LocmGame {
         LocmGame {
-            table: Arc::clone(&config.table),
+            table: Arc::clone(config.table()),
             seed,
             tick: 0,
             triples,
@@ -210,7 +116,7 @@ impl LocmGame {
     /// randomness: the draft alone, to be played many times with
     /// [`LocmGame::on_draft`].
     pub(crate) fn draw_draft(config: &Config, seed: u64) -> Draft {
-        chacha_triples(&mut GameRng::from_seed(seed), config.table.len())
+        chacha_triples(&mut GameRng::from_seed(seed), config.table().len())
     }
 
     /// A game on the given triples whose deck shuffles (and bots' streams)
@@ -308,61 +214,16 @@ impl LocmGame {
     }
 }
 
-/// `DraftPhase.PrepareChoices` with `java.util.Random(draft_seed)`: a pool
-/// of 60 distinct cards (by index into the list in id order, redrawn on
-/// repeats), then per pick three distinct pool members.
-fn java_triples(table: &CardTable, draft_seed: i64) -> [[u8; 3]; PICKS] {
-    let mut random = JavaRandom::new(draft_seed);
-    let n_cards = table.len() as i32;
-    draw_triples(|bound| random.next_int(bound) as usize, n_cards)
-}
-
-/// The same procedure driven by our own stream.
-fn chacha_triples(rng: &mut GameRng, n_cards: usize) -> [[u8; 3]; PICKS] {
-    draw_triples(|bound| rng.below(bound as u32) as usize, n_cards as i32)
-}
-
-fn draw_triples(mut below: impl FnMut(i32) -> usize, n_cards: i32) -> [[u8; 3]; PICKS] {
-    let mut pool = [0u8; POOL_SIZE];
-    for slot in 0..POOL_SIZE {
-        let card = loop {
-            let candidate = below(n_cards) as u8 + 1;
-            if !pool[..slot].contains(&candidate) {
-                break candidate;
-            }
-        };
-        pool[slot] = card;
-    }
-    let mut triples = [[0u8; 3]; PICKS];
-    for triple in triples.iter_mut() {
-        let first = pool[below(POOL_SIZE as i32)];
-        let second = loop {
-            let card = pool[below(POOL_SIZE as i32)];
-            if card != first {
-                break card;
-            }
-        };
-        let third = loop {
-            let card = pool[below(POOL_SIZE as i32)];
-            if card != first && card != second {
-                break card;
-            }
-        };
-        *triple = [first, second, third];
-    }
-    triples
-}
-
 impl Game for LocmGame {
     type Config = Config;
     type Action = Action;
     const NAME: &'static str = "locm";
 
     fn new(config: &Config, seed: u64) -> LocmGame {
-        match config.randomness {
+        match config.randomness() {
             DeckRandomness::ChaCha => {
                 let mut rng = GameRng::from_seed(seed);
-                let triples = chacha_triples(&mut rng, config.table.len());
+                let triples = chacha_triples(&mut rng, config.table().len());
                 LocmGame::from_parts(config, seed, triples, Shuffler::ChaCha(Box::new(rng)))
             }
             DeckRandomness::Java => {
@@ -534,11 +395,11 @@ impl Show for LocmGame {
     }
 
     fn describe(config: &Config) -> String {
-        let randomness = match config.randomness {
+        let randomness = match config.randomness() {
             DeckRandomness::ChaCha => "chacha",
             DeckRandomness::Java => "java",
         };
-        format!("LOCM 1.2, {} cards, {randomness} draft and shuffle", config.table.len())
+        format!("LOCM 1.2, {} cards, {randomness} draft and shuffle", config.table().len())
     }
 }
 

@@ -1,11 +1,13 @@
 //! Unit tests of the LOCM rules: item and combat arithmetic from `docs/locm-rules.md`
 //! (the recorded matches never play an item), runes, draw and deck-out,
-//! mana, lanes and Guard, the draft, and the `Game` contract.
+//! mana, lanes and Guard, the draft, and the `Game` contract. (The bots'
+//! own tests are beside them, in `plan/`.)
 
 use super::battle::{Battle, Creature, HandCard, Move};
 use super::cards::{BUNDLED_CARDLIST, CardTable, Keywords};
+use super::draft::POOL_SIZE;
 use super::*;
-use crate::game::Status;
+use crate::map::Level;
 
 /// Decks of 30 Beavrats (2/2, no effect).
 const BEAVRATS: battle::Decks = [[3; DECK_SIZE]; 2];
@@ -277,41 +279,6 @@ fn killing_the_opponent_wins_even_if_it_kills_you() {
 }
 
 #[test]
-fn games_with_every_bot_end_and_replay_identically() {
-    use super::baselines::DraftBot;
-    use super::bots::{BattleBot, LocmBots};
-    use crate::plan::{Budget, play_to_end};
-    let config = Config::bundled();
-    let drafts =
-        [DraftBot::Random, DraftBot::MaxAttack, DraftBot::ClosetAi, DraftBot::Icebox, DraftBot::Coac, DraftBot::Chad];
-    let battles = [BattleBot::Random, BattleBot::Pass, BattleBot::MaxAttack, BattleBot::Greedy];
-    let mut winners = [0; 2];
-    for (index, draft) in drafts.iter().enumerate() {
-        for (battle_index, &battle) in battles.iter().enumerate() {
-            let seed = (index * 10 + battle_index) as u64;
-            let other = battles[(battle_index + 1) % battles.len()];
-            let mut bots = LocmBots::new([draft.clone(), DraftBot::Random], [battle, other]);
-            let mut game = LocmGame::new(&config, seed);
-            let mut actions = Vec::new();
-            let outcome = play_to_end(&mut game, &mut bots, &Budget::unlimited(), |action, _| actions.push(action))
-                .expect("bots play legal actions");
-            winners[usize::from(game.winner().unwrap())] += 1;
-            assert_eq!(game.score(), if game.winner() == Some(0) { 1 } else { -1 });
-            assert!(matches!(outcome.kind, crate::game::OutcomeKind::Won | crate::game::OutcomeKind::Lost));
-            // Replaying the recorded actions gives the same state hash.
-            let mut again = LocmGame::new(&config, seed);
-            for action in &actions {
-                let code = LocmGame::action_code(*action);
-                again.step(LocmGame::action_from_code(code).unwrap()).unwrap();
-            }
-            assert_eq!(again.state_hash(), game.state_hash());
-            assert!(matches!(again.status(), Status::Over(_)));
-        }
-    }
-    assert!(winners[0] > 0 && winners[1] > 0, "{winners:?}");
-}
-
-#[test]
 fn illegal_actions_are_rejected_and_leave_the_state_alone() {
     let config = Config::bundled();
     let mut game = LocmGame::new(&config, 5);
@@ -405,48 +372,6 @@ fn java_seeds_follow_the_referees_derivation() {
     assert_eq!(game.triples, LocmGame::with_java_seeds(&java, seeds).triples);
 }
 
-/// The greedy bot skips summons that cannot win a tie; it must choose
-/// exactly what the plain definition chooses.
-#[test]
-fn greedy_matches_the_plain_definition() {
-    use super::baselines::DraftBot;
-    use super::battle::HIDDEN_DECKS;
-    use super::bots::{BattleBot, LocmBots, evaluate};
-    let config = Config::bundled();
-    let plain = |battle: &Battle, table: &CardTable| {
-        let mut moves = Vec::new();
-        battle.legal_moves_without_end(table, &mut moves);
-        let mut best = (Move::EndTurn, evaluate(battle, battle.current));
-        for candidate in moves {
-            let mut next = *battle;
-            next.apply(candidate, table, &HIDDEN_DECKS);
-            let score = evaluate(&next, battle.current);
-            if score > best.1 {
-                best = (candidate, score);
-            }
-        }
-        best.0
-    };
-    let mut compared = 0;
-    let mut chose_item = 0;
-    let mut chose_fight = 0;
-    for seed in 0..100 {
-        let mut game = LocmGame::new(&config, seed);
-        let mut bots = LocmBots::new([DraftBot::Random, DraftBot::Random], [BattleBot::Greedy; 2]);
-        while game.winner().is_none() {
-            let (action, _) = bots.decide(&game);
-            if let (Action::Battle(chosen), View::Battle(view)) = (action, game.view()) {
-                assert_eq!(chosen, plain(&view.battle, game.table()), "seed {seed} tick {}", game.tick());
-                compared += 1;
-                chose_item += usize::from(matches!(chosen, Move::Use { .. }));
-                chose_fight += usize::from(matches!(chosen, Move::Attack { target: 1.., .. }));
-            }
-            game.step(action).unwrap();
-        }
-    }
-    assert!(compared > 1000 && chose_item > 20 && chose_fight > 20, "{compared} {chose_item} {chose_fight}");
-}
-
 #[test]
 fn render_shows_the_draft_then_the_battle() {
     let config = Config::bundled();
@@ -469,8 +394,9 @@ fn render_shows_the_draft_then_the_battle() {
 /// instance id, lane and target) that `is_legal` accepts, without repeats.
 #[test]
 fn move_generation_matches_brute_force_legality() {
-    use super::baselines::DraftBot;
-    use super::bots::{BattleBot, LocmBots};
+    use super::plan::BattleBot;
+    use super::plan::draft::DraftBot;
+    use super::plan::seats::LocmBots;
     let config = Config::bundled();
     let mut positions = 0;
     for seed in 0..12 {
