@@ -280,3 +280,58 @@ impl PlannerMaker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::game::slide::{Config, Goal};
+    use clap::Parser;
+
+    /// The registry's flags on a command line of their own.
+    #[derive(Debug, Parser)]
+    struct Command {
+        #[command(flatten)]
+        planner: PlannerArgs,
+    }
+
+    fn parse(words: &[&str]) -> PlannerArgs {
+        Command::try_parse_from(std::iter::once("slide").chain(words.iter().copied())).unwrap().planner
+    }
+
+    #[test]
+    fn the_defaults_are_the_command_lines() {
+        let (parsed, default) = (parse(&[]), PlannerArgs::default());
+        assert_eq!((parsed.planner, parsed.pdb, parsed.max_nodes), (default.planner, default.pdb, default.max_nodes));
+        assert_eq!(parsed.ga.settings(7), default.ga.settings(7));
+        assert_eq!(parse(&["--planner", "ga", "--write-up"]).ga.settings(7).variant, Variant::WriteUp);
+    }
+
+    #[test]
+    fn only_idastar_needs_tables_and_they_must_fit_the_board() {
+        assert_eq!(parse(&[]).tables_needed(4), Ok(Some(Partition::P663)));
+        assert_eq!(parse(&["--pdb", "5-5-5"]).tables_needed(4), Ok(Some(Partition::P555)));
+        let error = parse(&["--pdb", "4-4"]).tables_needed(4).unwrap_err();
+        assert_eq!(error.to_string(), "--pdb 4-4 is for 3×3 boards, the instances are 4×4");
+        for name in ["astar", "ga"] {
+            assert_eq!(parse(&["--planner", name, "--pdb", "4-4"]).tables_needed(4), Ok(None), "{name}");
+        }
+    }
+
+    #[test]
+    fn each_name_makes_its_planner_and_solves_through_it() {
+        let tables = Arc::new(PdbSet::build(Partition::P44));
+        let game = SlideGame::new(&Config::fixed(3, &[7, 3, 0, 8, 1, 4, 6, 2, 5], Goal::BlankLast).unwrap(), 0);
+        for (name, optimal) in [("astar", true), ("idastar", true), ("ga", false)] {
+            let args = parse(&["--planner", name]);
+            assert!(args.check().is_ok());
+            assert_eq!(args.planner.is_optimal(), optimal);
+            let maker = args.prepare(args.tables_needed(3).unwrap().map(|_| Arc::clone(&tables)), 1);
+            assert_eq!(maker.make().name(), name);
+            let attempt = maker.solve(&game, &Budget::unlimited());
+            let moves = attempt.moves.expect("solved");
+            assert!(if optimal { moves.len() == 16 } else { moves.len() >= 16 }, "{name}: {} moves", moves.len());
+            assert_eq!(attempt.generations.is_some(), name == "ga");
+        }
+    }
+}
