@@ -1,6 +1,6 @@
 //! The on-disk cache of the sliding puzzle's pattern databases: where it
 //! lives, the file layout (with an xxh3 checksum), and load-or-build. The
-//! tables themselves are built by `game::slide::pdb`, which does no I/O.
+//! tables themselves are built by `game::slide::plan::pdb`, which does no I/O.
 //!
 //! File layout (all integers little-endian): the magic `TBPDB1\n`, the board
 //! side (u8), whether the build knew the blank (u8), the group's tile count
@@ -14,7 +14,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::game::slide::pdb::{Partition, PatternDb, PdbSet};
+use crate::game::slide::plan::pdb::{Partition, PatternDb, PdbSet};
 use crate::plan::{Budget, PlanError};
 use crate::progress::Progress;
 

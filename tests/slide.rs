@@ -10,10 +10,10 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 use tickbot::game::OutcomeKind;
-use tickbot::game::slide::astar::AStar;
-use tickbot::game::slide::ga::{GaPlanner, GaSettings};
-use tickbot::game::slide::idastar::IdaStar;
-use tickbot::game::slide::pdb::{Partition, PdbSet};
+use tickbot::game::slide::plan::astar::AStar;
+use tickbot::game::slide::plan::ga::{GaPlanner, GaSettings};
+use tickbot::game::slide::plan::idastar::IdaStar;
+use tickbot::game::slide::plan::pdb::{Partition, PdbSet};
 use tickbot::game::slide::{Config, Goal, SlideGame};
 use tickbot::plan::Planner;
 use tickbot::replay::{self, Replay};

@@ -2,18 +2,14 @@
 //! one thread; every solution is replayed through the rules and its length
 //! checked against the optimum the instance file gives.
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::game::slide::astar::AStar;
-use crate::game::slide::ga::{GaPlanner, GaSettings};
-use crate::game::slide::idastar::IdaStar;
-use crate::game::slide::pdb::PdbSet;
+use crate::game::slide::plan::{Attempt, PlannerMaker};
 use crate::game::slide::{Config, Dir, SlideGame};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, PlanError, Planner, Stopped, format_params};
+use crate::plan::{Budget, PlanError, format_params};
 use crate::stats;
 
 /// One benchmark instance.
@@ -24,27 +20,6 @@ pub struct SlideCase {
     /// The known optimal length, if any; a solution of another length is
     /// reported in `not_optimal`.
     pub optimal: Option<u32>,
-}
-
-/// A sliding-puzzle planner chosen at run time, with what it needs (its
-/// pattern databases, its settings): what `bench slide` measures, and what
-/// `play` and `run` build their planners from.
-#[derive(Clone, Debug)]
-pub enum SlidePlannerChoice {
-    AStar { max_nodes: u64 },
-    IdaStar { tables: Arc<PdbSet> },
-    Ga { params: GaSettings },
-}
-
-impl SlidePlannerChoice {
-    /// A fresh planner of this choice.
-    pub fn planner(&self) -> Box<dyn Planner<SlideGame>> {
-        match self {
-            SlidePlannerChoice::AStar { max_nodes } => Box::new(AStar::new(*max_nodes)),
-            SlidePlannerChoice::IdaStar { tables } => Box::new(IdaStar::new(Arc::clone(tables))),
-            SlidePlannerChoice::Ga { params } => Box::new(GaPlanner::new(*params)),
-        }
-    }
 }
 
 /// One line of the report. `id`, `moves`, `nodes` and `seconds` are the
@@ -92,18 +67,19 @@ pub enum SlideBenchError {
     NotASolution { id: u32, status: String },
 }
 
-/// Runs `planner` on every case in order, each with at most `per_instance`
-/// of wall time (unlimited if `None`), calling `on_instance` as each ends
-/// (long runs show progress). Stops when `budget` is cancelled.
+/// Runs the planner `planner` makes on every case in order, each with at
+/// most `per_instance` of wall time (unlimited if `None`), calling
+/// `on_instance` as each ends (long runs show progress). Stops when
+/// `budget` is cancelled.
 pub fn bench_slide(
     cases: &[SlideCase],
-    planner: &SlidePlannerChoice,
+    planner: &PlannerMaker,
     per_instance: Option<Duration>,
     budget: &Budget,
     mut on_instance: impl FnMut(&SlideInstanceReport),
 ) -> Result<SlideBenchReport, SlideBenchError> {
     let (name, params) = {
-        let sample = planner.planner();
+        let sample = planner.make();
         (sample.name(), sample.params())
     };
     let mut instances = Vec::with_capacity(cases.len());
@@ -116,7 +92,7 @@ pub fn bench_slide(
             None => budget.clone(),
         };
         let case_started = Instant::now();
-        let (moves, nodes, generations) = solve_one(planner, &game, &case_budget);
+        let Attempt { moves, nodes, generations } = planner.solve(&game, &case_budget);
         let seconds = case_started.elapsed().as_secs_f64();
         if moves.is_none() && budget.exhausted() == Some(PlanError::Cancelled) {
             interrupted = true;
@@ -160,25 +136,6 @@ pub fn bench_slide(
         instances,
         interrupted,
     })
-}
-
-/// The planner's solution for `game`, or `None` if it gave up or ran out of
-/// time; with the nodes it expanded (evaluations for the GA).
-fn solve_one(planner: &SlidePlannerChoice, game: &SlideGame, budget: &Budget) -> (Option<Vec<Dir>>, u64, Option<u64>) {
-    let result: Result<(Vec<Dir>, u64), Stopped> = match planner {
-        SlidePlannerChoice::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
-        SlidePlannerChoice::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
-        SlidePlannerChoice::Ga { params } => {
-            return match GaPlanner::new(*params).solve_game(game, budget) {
-                Ok(result) => (result.moves, result.evaluations, Some(result.generations)),
-                Err(_) => (None, 0, None),
-            };
-        }
-    };
-    match result {
-        Ok((moves, nodes)) => (Some(moves), nodes, None),
-        Err(stopped) => (None, stopped.nodes, None),
-    }
 }
 
 /// Plays `moves` through the rules: they must end in a won game.

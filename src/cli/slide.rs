@@ -9,14 +9,14 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 
-use tickbot::bench::{self, SlideCase, SlidePlannerChoice};
+use tickbot::bench::{self, SlideCase};
 use tickbot::game::Game;
-use tickbot::game::slide::astar::DEFAULT_MAX_NODES;
-use tickbot::game::slide::ga::GaSettings;
-use tickbot::game::slide::idastar::IdaStar;
-use tickbot::game::slide::pdb::{Partition, PdbSet};
-use tickbot::game::slide::{self, Config, Goal, SlideGame, SlideSetup, Start};
-use tickbot::pdb_cache::{self, CacheError};
+use tickbot::game::slide::plan::idastar::IdaStar;
+use tickbot::game::slide::plan::pdb::{Partition, PdbSet};
+use tickbot::game::slide::plan::{PlannerArgs, PlannerMaker};
+use tickbot::game::slide::{self, Config, Goal, InstanceSet, SlideGame, SlideSetup, Start};
+use tickbot::map;
+use tickbot::pdb_cache::{self, CacheError, CacheReport};
 use tickbot::plan::PlanError;
 use tickbot::progress::Progress;
 use tickbot::rng::derive_seed;
@@ -88,96 +88,8 @@ pub struct SlideArgs {
     /// End the game unsolved after this many moves.
     #[arg(long, value_name = "TICKS")]
     pub max_ticks: Option<u32>,
-    /// The planner.
-    #[arg(long, value_enum, default_value_t = SlidePlanner::Idastar)]
-    pub planner: SlidePlanner,
-    /// idastar's pattern databases. Default: 4-4 (3×3), 6-6-3 (4×4), 6-6-6-6 (5×5).
-    /// 7-8 takes about 10 minutes and ~9 GB of memory to build the first time.
-    #[arg(long, value_name = "GROUPS", value_parser = parse_partition)]
-    pub pdb: Option<Partition>,
-    /// Where pattern databases are cached. Default: $TICKBOT_PDB_DIR, else
-    /// $XDG_CACHE_HOME/tickbot, else ~/.cache/tickbot.
-    #[arg(long, value_name = "DIR")]
-    pub pdb_dir: Option<PathBuf>,
-    /// Build the pattern databases in memory; read and write no cache.
-    #[arg(long, conflicts_with = "pdb_dir")]
-    pub no_pdb_cache: bool,
-    /// astar: give up after storing this many states.
-    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
-    pub max_nodes: u64,
     #[command(flatten)]
-    pub ga: GaArgs,
-}
-
-/// The ga planner's parameters. The first five are the write-up's names; the
-/// write-up gives no value for any of them, nor has generations per round or a
-/// number of rounds: every default here is ours.
-#[derive(Clone, Debug, Args)]
-#[command(next_help_heading = "ga planner (every default is ours: the write-up publishes no values)")]
-pub struct GaArgs {
-    /// The write-up's version exactly: one child per crossing, cut drawn from 1 to
-    /// move_count-2, the number crossed rounded half to even; cut to --policy-limit,
-    /// then mutate; the carried prefix kept inside the policy (a solution must fit in
-    /// --move-count); the winning policy played unshortened. Default (ours): two
-    /// children, cut from 1 to move_count-1, rounded up; mutate, then cut; the prefix
-    /// frozen on the board with --move-count fresh genes per round; the shortened
-    /// solution played. The printed code's three array-view bugs are not reproduced.
-    #[arg(long)]
-    pub write_up: bool,
-    /// Moves per policy.
-    #[arg(long, default_value_t = GaSettings::default().move_count)]
-    pub move_count: usize,
-    /// Policies kept after each generation.
-    #[arg(long, default_value_t = GaSettings::default().policy_limit)]
-    pub policy_limit: usize,
-    /// Percent of the best policies crossed each generation.
-    #[arg(long, default_value_t = GaSettings::default().hybrid_rate)]
-    pub hybrid_rate: u32,
-    /// Percent chance a policy is mutated each generation.
-    #[arg(long, default_value_t = GaSettings::default().mutate_rate)]
-    pub mutate_rate: u32,
-    /// Undo a mutation that makes the value worse.
-    #[arg(long, default_value_t = GaSettings::default().better_mutate, action = clap::ArgAction::Set)]
-    pub better_mutate: bool,
-    /// Generations per round, before the best policy becomes the next round's prefix
-    /// (ours: the write-up gives no number).
-    #[arg(long, default_value_t = GaSettings::default().generations_per_round)]
-    pub generations_per_round: u64,
-    /// Rounds before giving up (ours: the write-up gives no number).
-    #[arg(long, default_value_t = GaSettings::default().max_rounds)]
-    pub max_rounds: u32,
-}
-
-impl Default for GaArgs {
-    fn default() -> Self {
-        let p = GaSettings::default();
-        GaArgs {
-            move_count: p.move_count,
-            policy_limit: p.policy_limit,
-            hybrid_rate: p.hybrid_rate,
-            mutate_rate: p.mutate_rate,
-            better_mutate: p.better_mutate,
-            generations_per_round: p.generations_per_round,
-            max_rounds: p.max_rounds,
-            write_up: p.write_up,
-        }
-    }
-}
-
-impl GaArgs {
-    fn params(&self, seed: u64) -> GaSettings {
-        GaSettings {
-            move_count: self.move_count,
-            policy_limit: self.policy_limit,
-            hybrid_rate: self.hybrid_rate,
-            mutate_rate: self.mutate_rate,
-            better_mutate: self.better_mutate,
-            generations_per_round: self.generations_per_round,
-            max_rounds: self.max_rounds,
-            seed,
-            write_up: self.write_up,
-        }
-    }
+    pub planner: PlannerArgs,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -198,36 +110,19 @@ impl GoalArg {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SlidePlanner {
-    /// A* with Manhattan distance plus linear conflicts (optimal; 8-puzzles, easy 15-puzzles).
-    Astar,
-    /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
-    #[default]
-    Idastar,
-    /// A genetic algorithm from a 2020 write-up: ours, or its own with --write-up (not optimal).
-    Ga,
-}
-
-fn parse_partition(text: &str) -> Result<Partition, String> {
-    Partition::parse(text)
-        .ok_or_else(|| format!("unknown pattern databases {text:?}: use 4-4, 6-6-3, 5-5-5, 7-8 or 6-6-6-6"))
-}
-
 impl SlideArgs {
     /// The instances these flags name: the file's, one from --tiles, or one
     /// random start of --size.
     fn cases(&self) -> anyhow::Result<Vec<SlideCase>> {
         let goal = self.goal.goal();
         let mut cases = if let Some(path) = &self.instances {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let instances = slide::parse_instances(&text).map_err(|error| error.in_file(path))?;
-            instances
+            map::read::<InstanceSet>(path)?
+                .into_instances()
                 .into_iter()
                 .map(|instance| SlideCase { id: instance.id, config: instance.config, optimal: instance.optimal })
                 .collect()
         } else if let Some(text) = &self.tiles {
-            let tiles = slide::parse_tiles(&text.replace(['_', 'X', 'x'], "0"))
+            let tiles = InstanceSet::parse_tiles(&text.replace(['_', 'X', 'x'], "0"))
                 .map_err(|error| anyhow::anyhow!("--tiles: {}", error.message))?;
             let Some(side) = slide::side_for_cells(tiles.len()) else {
                 bail!("--tiles: expected 9, 16 or 25 numbers, got {}", tiles.len());
@@ -252,27 +147,27 @@ impl SlideArgs {
         Ok(cases)
     }
 
-    /// The partition `--pdb` names (or the default) for boards of `side`;
-    /// one for another board size is bad input.
-    fn partition(&self, side: u8) -> Result<Partition, Failure> {
-        let partition = self.pdb.unwrap_or_else(|| Partition::default_for(side));
-        if partition.side() != side {
-            return Err(Failure::bad_input(anyhow!(
-                "--pdb {} is for {}×{} boards, the instances are {side}×{side}",
-                partition.name(),
-                partition.side(),
-                partition.side()
-            )));
-        }
-        Ok(partition)
+    /// The planner these flags choose for boards of `side`, with its
+    /// pattern databases loaded if it needs them (and what loading them
+    /// took); `seed` seeds the ga planner.
+    fn planner(&self, side: u8, seed: u64) -> Result<(PlannerMaker, Option<CacheReport>), Failure> {
+        self.planner.check().map_err(Failure::bad_input)?;
+        let (tables, report) = match self.planner.tables_needed(side).map_err(Failure::bad_input)? {
+            Some(partition) => {
+                let (tables, report) = self.tables(partition)?;
+                (Some(tables), Some(report))
+            }
+            None => (None, None),
+        };
+        Ok((self.planner.prepare(tables, seed), report))
     }
 
-    /// The pattern databases for boards of `side`, from the cache or built
-    /// (and then cached), with a progress bar while building; Ctrl-C stops
-    /// a build. Says on stderr what it did.
-    fn tables(&self, side: u8) -> Result<(Arc<PdbSet>, pdb_cache::CacheReport), Failure> {
-        let partition = self.partition(side)?;
-        let dir = if self.no_pdb_cache { None } else { self.pdb_dir.clone().or_else(pdb_cache::default_dir) };
+    /// The pattern databases of `partition`, from the cache or built (and
+    /// then cached), with a progress bar while building; Ctrl-C stops a
+    /// build. Says on stderr what it did.
+    fn tables(&self, partition: Partition) -> Result<(Arc<PdbSet>, CacheReport), Failure> {
+        let (planner, side) = (&self.planner, partition.side());
+        let dir = if planner.no_pdb_cache { None } else { planner.pdb_dir.clone().or_else(pdb_cache::default_dir) };
         let loaded = pdb_cache::load(partition, dir.as_deref());
         let unusable_at_load = loaded.report().unusable.clone();
         if let Some(why) = &unusable_at_load {
@@ -322,14 +217,6 @@ impl SlideArgs {
         );
         Ok((Arc::new(tables), report))
     }
-
-    fn planner(&self, side: u8, seed: u64) -> Result<SlidePlannerChoice, Failure> {
-        Ok(match self.planner {
-            SlidePlanner::Astar => SlidePlannerChoice::AStar { max_nodes: self.max_nodes },
-            SlidePlanner::Idastar => SlidePlannerChoice::IdaStar { tables: self.tables(side)?.0 },
-            SlidePlanner::Ga => SlidePlannerChoice::Ga { params: self.ga.params(seed) },
-        })
-    }
 }
 
 pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
@@ -346,8 +233,8 @@ pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
             args.index
         )));
     };
-    let choice = args.slide.planner(case.config.side(), args.options.seed)?;
-    play_one::<SlideGame, _>(Arc::new(case.config), move || choice.planner(), &args.options)
+    let (planner, _) = args.slide.planner(case.config.side(), args.options.seed)?;
+    play_one::<SlideGame, _>(Arc::new(case.config), move || planner.make(), &args.options)
 }
 
 pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
@@ -365,16 +252,10 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     if cases.iter().any(|case| case.config.side() != side) {
         return Err(Failure::bad_input(anyhow!("bench slide: all instances must be one size")));
     }
-    let (choice, pdb_report) = match args.slide.planner {
-        SlidePlanner::Idastar => {
-            let (tables, report) = args.slide.tables(side)?;
-            (SlidePlannerChoice::IdaStar { tables }, Some(report))
-        }
-        _ => (args.slide.planner(side, args.seed)?, None),
-    };
+    let (planner, pdb_report) = args.slide.planner(side, args.seed)?;
     let budget = args.instance_budget_ms.map(Duration::from_millis);
     let json = args.json;
-    let report = bench::bench_slide(&cases, &choice, budget, &interrupt_budget(), |line| {
+    let report = bench::bench_slide(&cases, &planner, budget, &interrupt_budget(), |line| {
         if !json {
             let moves = line.moves.map_or_else(|| "-".to_string(), |moves| moves.to_string());
             let optimal = line.optimal.map_or_else(String::new, |optimal| format!(" (optimal {optimal})"));
@@ -427,7 +308,7 @@ pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
             below.join("; ")
         )));
     }
-    if !report.not_optimal.is_empty() && args.slide.planner != SlidePlanner::Ga {
+    if !report.not_optimal.is_empty() && args.slide.planner.planner.is_optimal() {
         return Err(Failure {
             code: Exit::Runtime,
             error: anyhow!("solutions longer than the published optimum: instances {:?}", report.not_optimal),
@@ -493,6 +374,6 @@ pub fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<dyn Entr
     if cases.iter().any(|(_, config)| config.side() != side) {
         return Err(Failure::bad_input(anyhow!("the instances of one entry must all have the same board size")));
     }
-    let choice = args.planner(side, seed)?;
-    Ok(GameEntry::<SlideGame, _>::player(cases, move |_: &Config| choice.planner()))
+    let (planner, _) = args.planner(side, seed)?;
+    Ok(GameEntry::<SlideGame, _>::player(cases, move |_: &Config| planner.make()))
 }

@@ -307,7 +307,7 @@ mod tests {
     use super::*;
     use crate::game::pipes::solve::Solve;
     use crate::game::pipes::{self, PipesGame, Puzzle};
-    use crate::game::slide::astar::AStar;
+    use crate::game::slide::plan::astar::AStar;
     use crate::game::slide::{self, Goal, SlideGame};
 
     fn slide_game(tiles: &[u8], goal: Goal) -> SlideGame {

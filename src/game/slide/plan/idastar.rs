@@ -1,5 +1,5 @@
 //! The `idastar` planner: IDA* over blank-first boards with the additive
-//! pattern databases of `pdb.rs`, maximised with the transposed lookup.
+//! pattern databases of `pdb/`, maximised with the transposed lookup.
 //! Optimal.
 //!
 //! The inner loop allocates nothing and logs nothing: the board, the tile
@@ -10,8 +10,9 @@
 
 use std::sync::Arc;
 
+use super::canonical::Canonical;
 use super::pdb::{PdbSet, transpose_cell};
-use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, neighbour};
+use crate::game::slide::{Board, Dir, MAX_CELLS, SlideGame, neighbour};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopped, StoredPlan};
 
 /// Groups a partition may have, and tiles a group may have.
@@ -289,7 +290,7 @@ impl Planner<SlideGame> for IdaStar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::slide::pdb::Partition;
+    use crate::game::slide::plan::pdb::Partition;
     use crate::game::slide::{Goal, apply_moves, goal_board};
 
     #[test]
@@ -320,7 +321,7 @@ mod tests {
     /// Every reachable 8-puzzle state, by breadth-first search from the
     /// goal: `(board, distance)`.
     fn every_eight_puzzle_state() -> Vec<(Board, u8)> {
-        use crate::game::slide::pdb::rank;
+        use crate::game::slide::plan::pdb::rank;
         let goal = goal_board(3, Goal::BlankFirst);
         let index_of = |board: &Board| {
             let mut positions = [0u8; 9];
@@ -367,7 +368,8 @@ mod tests {
             // A* keeps every state it meets: check it on a stride that still
             // covers every distance.
             if index % 61 == 0 {
-                let solution = super::super::astar::solve(3, board, &Budget::unlimited(), 1_000_000).unwrap();
+                let solution =
+                    crate::game::slide::plan::astar::solve(3, board, &Budget::unlimited(), 1_000_000).unwrap();
                 assert_eq!(solution.moves.len(), usize::from(*distance), "astar on {:?}", &board[..9]);
                 assert_eq!(apply_moves(3, board, &solution.moves), Some(goal));
             }
@@ -376,7 +378,7 @@ mod tests {
 
     #[test]
     fn fifteen_puzzle_solutions_are_optimal_and_the_bound_admissible_along_them() {
-        use crate::game::slide::astar;
+        use crate::game::slide::plan::astar;
         use crate::rng::GameRng;
         // 5-5-5 is the smallest 15-puzzle partition that builds in seconds.
         let tables = PdbSet::build(Partition::P555);

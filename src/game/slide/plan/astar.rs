@@ -10,7 +10,8 @@ use std::cmp::Reverse;
 use std::collections::hash_map::Entry;
 use std::collections::{BinaryHeap, HashMap};
 
-use super::{Board, Canonical, Dir, MAX_CELLS, SlideGame, neighbour};
+use super::canonical::Canonical;
+use crate::game::slide::{Board, Dir, MAX_CELLS, SlideGame, neighbour};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopped, StoredPlan};
 
 /// Default cap on stored states (about 40 bytes each).
@@ -211,7 +212,7 @@ impl Planner<SlideGame> for AStar {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::slide::{Goal, goal_board};
+    use crate::game::slide::{Goal, apply_moves, goal_board};
 
     #[test]
     fn linear_conflicts_add_two_per_tile_out_of_order() {
@@ -229,9 +230,6 @@ mod tests {
         let canonical = Canonical::new(3, &board, Goal::BlankLast);
         let solution = solve(3, &canonical.board, &Budget::unlimited(), DEFAULT_MAX_NODES).unwrap();
         assert_eq!(solution.moves.len(), 16);
-        assert_eq!(
-            super::super::apply_moves(3, &canonical.board, &solution.moves),
-            Some(goal_board(3, Goal::BlankFirst))
-        );
+        assert_eq!(apply_moves(3, &canonical.board, &solution.moves), Some(goal_board(3, Goal::BlankFirst)));
     }
 }
