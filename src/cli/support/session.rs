@@ -1,0 +1,189 @@
+//! The bridge from the synchronous binary to the library's async session
+//! runner: a tokio runtime, the interrupt flag as a future, and on them
+//! one game (`play_one`, for `play GAME`) or a session (`run_session`, for
+//! `run`) with its progress shown as it goes.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use tracing_indicatif::span_ext::IndicatifSpanExt;
+
+use tickbot::game::Replayable;
+use tickbot::plan::Planner;
+use tickbot::progress::Progress;
+use tickbot::replay;
+use tickbot::session::{self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport};
+
+use super::exit::{Exit, ExitOnError, Failure};
+use super::interrupt::{finished, interrupt_flag};
+use super::progress::{ProgressGuard, progress_bar};
+use crate::cli::common::PlayArgs;
+
+/// `tickbot play GAME`: one game with the exact seed, optionally recorded,
+/// one line of outcome, and the final board with `--show`.
+pub fn play_one<G: Replayable, P: Planner<G>>(
+    level: Arc<G::Config>,
+    make_planner: impl Fn() -> P,
+    options: &PlayArgs,
+) -> Result<Exit, Failure> {
+    if let Some(path) = &options.record {
+        prepare_parent(path)?;
+    }
+    let ticks = Progress::default();
+    let result = {
+        let _bar = progress_bar(&format!("playing {} (ticks)", G::NAME), &ticks);
+        let runtime = runtime()?;
+        let game = session::play_one::<G, P>(
+            level,
+            make_planner(),
+            options.seed,
+            options.record.clone(),
+            Duration::from_millis(options.move_budget_ms),
+            ticks.clone(),
+            signalled(),
+        );
+        let result = runtime.block_on(game);
+        // A planner that ignored its budget may still hold a blocking
+        // thread: do not wait for it forever.
+        runtime.shutdown_timeout(Duration::from_secs(1));
+        result.exit_code(Exit::Runtime)?
+    };
+    let record = result;
+    println!(
+        "{} seed {}: {} ({}), score {}, {} ticks, {:.1} ms",
+        G::NAME,
+        record.seed,
+        record.outcome,
+        record.reason,
+        record.score,
+        record.ticks,
+        record.elapsed_us as f64 / 1000.0
+    );
+    if let Some(path) = &record.replay {
+        println!("replay written to {}", path.display());
+    }
+    if let (true, Some(path)) = (options.show, &record.replay) {
+        let bytes = std::fs::read(path).exit_code(Exit::Runtime)?;
+        let replay = replay::decode(&bytes).exit_code(Exit::InvalidReplay)?;
+        print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
+    }
+    Ok(finished())
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)
+}
+
+/// Creates the directory a file will be written into, with one clear error.
+fn prepare_parent(path: &Path) -> Result<(), Failure> {
+    match path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
+        Some(parent) => std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create the directory {} for {}", parent.display(), path.display()))
+            .exit_code(Exit::Runtime),
+        None => Ok(()),
+    }
+}
+
+/// Plays a session (`tickbot run`) until it ends or Ctrl-C/SIGTERM, with
+/// a progress bar on a terminal (games, games/s, time left, won so far)
+/// and otherwise a `status` log line every 30 s.
+pub fn run_session(
+    config: SessionConfig,
+    out: Option<(&SessionDir, ResultsFile, Recovered)>,
+) -> Result<SessionReport, Failure> {
+    let progress = config.progress.clone();
+    let duration = config.duration;
+    // A planner that panics ends its game as `panic` and the session goes
+    // on: its message goes to the log (above the progress bar, into the
+    // JSON file) instead of raw onto stderr.
+    std::panic::set_hook(Box::new(|info| tracing::error!(panic = %info, "a planner panicked")));
+    let runtime = runtime()?;
+    let report = {
+        let _display = SessionDisplay::start(&progress, duration);
+        runtime.block_on(session::run(config, out, signalled()))
+    };
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    Ok(report)
+}
+
+/// What shows a session's progress while it runs.
+enum SessionDisplay {
+    Bar { _guard: ProgressGuard },
+    Status { done: Arc<AtomicBool>, thread: Option<std::thread::JoinHandle<()>> },
+}
+
+/// How often a session that is not on a terminal logs its status.
+const STATUS_EVERY: Duration = Duration::from_secs(30);
+
+impl SessionDisplay {
+    fn start(progress: &SessionProgress, duration: Option<Duration>) -> SessionDisplay {
+        let started = Instant::now();
+        let time_left = move || {
+            duration.map_or_else(String::new, |duration| {
+                let left = duration.saturating_sub(started.elapsed()).as_secs();
+                format!(", {}h{:02}m{:02}s left", left / 3600, left / 60 % 60, left % 60)
+            })
+        };
+        let so_far = {
+            let progress = progress.clone();
+            move || format!("won {}, other {}{}", progress.won.done(), progress.not_won.done(), time_left())
+        };
+        if std::io::stderr().is_terminal() {
+            let guard = progress_bar("games", &progress.games);
+            let (done, ticker_span) = (Arc::clone(&guard.done), guard.span.clone());
+            std::thread::spawn(move || {
+                while !done.load(Ordering::Relaxed) {
+                    ticker_span.pb_set_message(&format!("games ({})", so_far()));
+                    std::thread::sleep(Duration::from_millis(250));
+                }
+            });
+            return SessionDisplay::Bar { _guard: guard };
+        }
+        let done = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let (done, games) = (Arc::clone(&done), progress.games.clone());
+            std::thread::spawn(move || {
+                let mut last = Instant::now();
+                while !done.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(100));
+                    if last.elapsed() >= STATUS_EVERY {
+                        last = Instant::now();
+                        let elapsed = started.elapsed().as_secs_f64();
+                        let per_second = games.done() as f64 / elapsed.max(1e-9);
+                        tracing::info!(
+                            games = games.done(),
+                            of = games.total(),
+                            games_per_s = format!("{per_second:.1}"),
+                            so_far = so_far(),
+                            "status"
+                        );
+                    }
+                }
+            })
+        };
+        SessionDisplay::Status { done, thread: Some(thread) }
+    }
+}
+
+impl Drop for SessionDisplay {
+    fn drop(&mut self) {
+        if let SessionDisplay::Status { done, thread } = self {
+            done.store(true, Ordering::Relaxed);
+            if let Some(thread) = thread.take() {
+                let _ = thread.join();
+            }
+        }
+    }
+}
+
+/// Resolves once Ctrl-C or SIGTERM has set the interrupt flag.
+async fn signalled() {
+    let flag = interrupt_flag();
+    while !flag.load(Ordering::Relaxed) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
