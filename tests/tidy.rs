@@ -274,7 +274,7 @@ const PLANNER_FILES: &[&str] = &[
 
 /// The binary's files: everything else is the library.
 fn is_binary(path: &str) -> bool {
-    matches!(path, "src/main.rs" | "src/commands.rs" | "src/runner.rs") || path.starts_with("src/cli/")
+    path == "src/main.rs" || path.starts_with("src/cli/")
 }
 
 /// The module path of a source file (`src/game/slide/astar.rs` ->
@@ -529,6 +529,150 @@ fn the_cycle_check_finds_a_cycle_and_resolves_use_trees() {
     assert_eq!(find_cycle(&graph).unwrap(), ["game", "game::slide", "plan", "game"]);
 }
 
+/// The layer of `module` in `layers` (listed top to bottom), with the unit
+/// that places it there. An entry of a layer is a module path whose
+/// segments may be `*` (any one module) and whose last may be `**` (the
+/// module before it and everything under it): `cli::run`,
+/// `cli::replay::**`, `game::*::plan::**`. Where several entries match, the
+/// one with the most named segments wins. The unit is the module the entry
+/// stands for (`game::snake::plan` for `game::*::plan::**`), so that
+/// modules under one unit may name each other and other units may not.
+fn layer_of(module: &str, layers: &[&[&str]]) -> Option<(usize, String)> {
+    let parts: Vec<&str> = module.split("::").filter(|part| !part.is_empty()).collect();
+    let mut found: Option<(usize, usize, String)> = None;
+    for (index, layer) in layers.iter().enumerate() {
+        for entry in *layer {
+            let (pattern, subtree) = match entry.strip_suffix("**") {
+                Some(base) => (base.trim_end_matches(':'), true),
+                None => (*entry, false),
+            };
+            let pattern: Vec<&str> = pattern.split("::").filter(|part| !part.is_empty()).collect();
+            let fits = if subtree { parts.len() >= pattern.len() } else { parts.len() == pattern.len() };
+            if !fits || !pattern.iter().zip(&parts).all(|(want, part)| *want == "*" || want == part) {
+                continue;
+            }
+            let named = pattern.iter().filter(|part| **part != "*").count() * 2 + usize::from(!subtree);
+            if found.as_ref().is_none_or(|(best, _, _)| named > *best) {
+                found = Some((named, index, parts[..pattern.len()].join("::")));
+            }
+        }
+    }
+    found.map(|(_, index, unit)| (index, unit))
+}
+
+/// The imports in `files` (one crate's) that go against `layers`, listed top
+/// to bottom (see [`layer_of`]): a module may name the modules of the
+/// layers below its own, and those of its own unit (a folder's files among
+/// themselves), but neither a module of a layer above, its parents
+/// included, nor another unit of its own layer (siblings stay apart). A
+/// module in no layer is an offence too, so that each new file gets a place.
+fn layering_offences(files: &[&SourceFile], layers: &[&[&str]]) -> Vec<String> {
+    let modules: BTreeSet<String> = files.iter().map(|file| module_of(&file.path)).collect();
+    let mut offences = Vec::new();
+    for file in files {
+        let own = module_of(&file.path);
+        let Some((own_layer, own_unit)) = layer_of(&own, layers) else {
+            offences.push(format!("{}: `{own}` is in no layer", file.path));
+            continue;
+        };
+        let code: Vec<&str> = code_lines(&file.text).into_iter().map(|(_, line)| line).collect();
+        let named: BTreeSet<String> =
+            named_modules(&without_strings(&code.join("\n")), &own, &modules).into_iter().collect();
+        for target in named.into_iter().filter(|target| *target != own) {
+            // A module in no layer is reported at its own file.
+            let Some((layer, unit)) = layer_of(&target, layers) else { continue };
+            if layer <= own_layer && unit != own_unit {
+                offences.push(format!("{}: `{own}` (layer {own_layer}) names `{target}` (layer {layer})", file.path));
+            }
+        }
+    }
+    offences
+}
+
+/// The binary's layers, top to bottom: each imports only from the layers
+/// below it.
+const BINARY_LAYERS: &[&[&str]] = &[
+    // `main.rs`: parses, hands over, maps the outcome to an exit code.
+    &[""],
+    // The command tree and the dispatch of each subcommand.
+    &["cli"],
+    // `run`, which builds its entries with each game's file.
+    &["cli::run"],
+    // One file (or folder) per command family, and one per game.
+    &[
+        "cli::replay::**",
+        "cli::stats",
+        "cli::merge",
+        "cli::evolve",
+        "cli::snake",
+        "cli::flag",
+        "cli::slide",
+        "cli::pipes",
+        "cli::locm",
+    ],
+    // What the commands share, re-exported from the files below.
+    &["cli::support"],
+    &["cli::support::session"],
+    &["cli::support::interrupt", "cli::support::progress", "cli::support::output"],
+    &["cli::support::exit", "cli::common"],
+];
+
+#[test]
+fn the_binary_imports_only_downwards() {
+    let files = rust_files("src");
+    let binary: Vec<&SourceFile> = files.iter().filter(|file| is_binary(&file.path)).collect();
+    assert!(binary.iter().any(|file| file.path == "src/cli/support/exit.rs"), "the binary's files were not found");
+    let offences = layering_offences(&binary, BINARY_LAYERS);
+    assert!(offences.is_empty(), "the binary's modules import against its layers:\n{}", offences.join("\n"));
+}
+
+#[test]
+fn the_layering_check_finds_upward_and_sideways_imports() {
+    let layers: &[&[&str]] = &[&[""], &["cli"], &["cli::run"], &["cli::snake", "cli::replay::**"], &["cli::support"]];
+    let clean = [
+        ("src/main.rs", "mod cli;\nfn main() { cli::execute(); }"),
+        ("src/cli/mod.rs", "use run::RunArgs;\nuse support::Exit;\npub fn execute() { snake::play(); }"),
+        ("src/cli/run.rs", "use super::snake::SnakeArgs;\nuse super::support::{Exit, Failure};"),
+        ("src/cli/snake.rs", "use super::support::{\n    Exit, play_one,\n};"),
+        ("src/cli/replay/mod.rs", "mod verify;\nfn display_paths() {}"),
+        ("src/cli/replay/verify.rs", "use super::display_paths;\nuse crate::cli::support::Exit;"),
+        ("src/cli/support/mod.rs", "pub enum Exit {}"),
+    ];
+    // The clean files, with `planted` added to the end of one of them or as a file of its own.
+    let offences = |planted: Option<(&str, &str)>| {
+        let mut files: Vec<SourceFile> =
+            clean.iter().map(|&(path, text)| SourceFile { path: path.to_string(), text: text.to_string() }).collect();
+        if let Some((into, line)) = planted {
+            match files.iter_mut().find(|file| file.path == into) {
+                Some(file) => file.text = format!("{}\n{line}", file.text),
+                None => files.push(SourceFile { path: into.to_string(), text: line.to_string() }),
+            }
+        }
+        layering_offences(&files.iter().collect::<Vec<_>>(), layers)
+    };
+    assert_eq!(offences(None), Vec::<String>::new());
+    for (into, line, expected) in [
+        ("src/cli/run.rs", "use super::RunGame;", "`cli::run` (layer 2) names `cli` (layer 1)"),
+        ("src/cli/support/mod.rs", "use crate::cli::run::RunArgs;", "`cli::support` (layer 4) names `cli::run`"),
+        ("src/cli/snake.rs", "fn f() { super::replay::execute() }", "`cli::snake` (layer 3) names `cli::replay`"),
+        ("src/cli/replay/verify.rs", "use crate::cli::snake::play;", "`cli::replay::verify` (layer 3) names"),
+        ("src/cli/support/mod.rs", "fn f() { crate::main() }", "`cli::support` (layer 4) names `` (layer 0)"),
+        ("src/cli/extra.rs", "", "`cli::extra` is in no layer"),
+    ] {
+        let found = offences(Some((into, line)));
+        assert!(found.len() == 1 && found[0].contains(expected), "{line:?} in {into}: {found:?}");
+    }
+    // Wildcards place a library's modules a game at a time.
+    let layers: &[&[&str]] = &[&["session::**"], &["game::*::plan::**"], &["game::*::**"], &["game"]];
+    let place = |module: &str| layer_of(module, layers);
+    assert_eq!(place("session::run"), Some((0, "session".to_string())));
+    assert_eq!(place("game::snake::plan::bfs_tail"), Some((1, "game::snake::plan".to_string())));
+    assert_eq!(place("game::flag::plan"), Some((1, "game::flag::plan".to_string())));
+    assert_eq!(place("game::snake::rules"), Some((2, "game::snake".to_string())));
+    assert_eq!(place("game"), Some((3, "game".to_string())));
+    assert_eq!(place("telemetry"), None);
+}
+
 /// The rules of a game, as opposed to its planners and generators: what
 /// makes the state, and so what a replay depends on.
 fn is_rules_file(path: &str) -> bool {
@@ -557,12 +701,10 @@ fn rules_use_no_planner() {
 #[test]
 fn only_the_session_runner_awaits() {
     let library: Vec<SourceFile> = rust_files("src").into_iter().filter(|file| !is_binary(&file.path)).collect();
-    forbid(
-        &library,
-        &["src/session/mod.rs"],
-        &[".await", "async fn", "tokio::"],
-        "async belongs in src/session/mod.rs",
-    );
+    // The run loop, one game from start to record, and its ticks; the
+    // session's types, totals, files and schedule stay synchronous.
+    let runner = ["src/session/run.rs", "src/session/game.rs", "src/session/ticks.rs"];
+    forbid(&library, &runner, &[".await", "async fn", "tokio::"], "async belongs in the session runner");
 }
 
 #[test]

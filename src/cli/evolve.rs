@@ -29,7 +29,7 @@ use tickbot::game::locm::Config;
 use tickbot::par::Workers;
 use tickbot::progress::Progress;
 
-use crate::runner::{
+use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, print_json, progress_bar,
 };
 

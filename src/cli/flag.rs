@@ -21,7 +21,7 @@ use tickbot::progress::Progress;
 use tickbot::session::{EntryPlayer, GameEntry};
 
 use super::common::{Levels, PlayArgs, parse_size};
-use crate::runner::{
+use super::support::{
     Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
     progress_bar,
 };

@@ -23,7 +23,7 @@ use tickbot::progress::Progress;
 use tickbot::session::{EntryPlayer, GameEntry};
 
 use super::common::{Levels, PlayArgs};
-use crate::runner::{
+use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
 };
 

@@ -12,7 +12,7 @@ use tickbot::progress::Progress;
 use tickbot::session::merge::{Merge, MergeError, check_out};
 use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 
-use crate::runner::{Exit, Failure, interrupt_flag, progress_bar};
+use super::support::{Exit, Failure, interrupt_flag, progress_bar};
 
 /// What `merge --help` prints after the flags.
 pub const AFTER_HELP: &str = "\

@@ -1,11 +1,18 @@
-//! The command line's shape: the top-level clap types. The options every
-//! game shares are in `common.rs`; each game's own flags, and what its
-//! subcommands do, live in a file of their own beside this one. Part of the
-//! binary, not the library.
+//! The command tree: the top-level clap types (`Cli`, `Command` and the
+//! per-game subcommand enums) and `execute`, which starts the log and the
+//! interrupt handler and hands each subcommand to the file that runs it.
+//! One file (or folder) per command family: `run.rs`, `replay/`,
+//! `stats.rs`, `merge.rs`, `evolve.rs` (`evolve` and `eval`), and a file
+//! per game (`snake.rs`, `flag.rs`, `slide.rs`, `pipes.rs`, `locm.rs`) for
+//! its `play`, `bench`, `match` and `gen` and its `run GAME` entry. Below
+//! them `common.rs` and `support/`, which they share. Imports only run
+//! downwards, a test checks it (`tests/tidy.rs`).
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
+
+use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
 pub mod common;
 pub mod evolve;
@@ -13,19 +20,22 @@ pub mod flag;
 pub mod locm;
 pub mod merge;
 pub mod pipes;
+pub mod replay;
 pub mod run;
 pub mod slide;
 pub mod snake;
 pub mod stats;
-pub mod view;
+pub mod support;
 
-use common::{EXIT_CODES, RunOptions};
 use evolve::{EvalDraft, EvolveDraft};
-use flag::{BenchFlag, FlagArgs, GenFlag, PlayFlag};
-use locm::{BenchLocm, LocmArgs, MatchLocm, PlayLocm};
-use pipes::{BenchPipes, GenPipes, PipesArgs, PlayPipes};
-use slide::{BenchSlide, PlaySlide, SlideArgs};
-use snake::{BenchSnake, PlaySnake, SnakeArgs};
+use flag::{BenchFlag, GenFlag, PlayFlag};
+use locm::{BenchLocm, MatchLocm, PlayLocm};
+use pipes::{BenchPipes, GenPipes, PlayPipes};
+use replay::ReplayCommand;
+use run::RunArgs;
+use slide::{BenchSlide, PlaySlide};
+use snake::{BenchSnake, PlaySnake};
+use support::{EXIT_CODES, Exit, ExitOnError, Failure};
 
 /// tickbot plays tick-based games unattended, records every game as a binary
 /// replay, and proves tick by tick that a replay reproduces exactly.
@@ -109,37 +119,6 @@ pub enum EvalCommand {
     Draft(EvalDraft),
 }
 
-#[derive(Debug, Args)]
-pub struct RunArgs {
-    /// A session file (TOML): entries of game, level, planner and games or weight.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Continue the session in DIR (stopped by Ctrl-C, SIGTERM, kill, a full disk
-    /// or a reboot): plays the games its results file does not yet record.
-    #[arg(long, value_name = "DIR", conflicts_with = "out")]
-    pub resume: Option<PathBuf>,
-    #[command(flatten)]
-    pub options: RunOptions,
-    #[command(subcommand)]
-    pub game: Option<RunGame>,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum RunGame {
-    /// Snake with the bfs-tail planner.
-    Snake(SnakeArgs),
-    /// Reach the Flag (default: the bundled round 12, exact planner).
-    Flag(FlagArgs),
-    /// Sliding puzzle: random solvable starts of --size (default 3×3) from each
-    /// game's seed, or one --tiles start; actions name the direction the blank moves.
-    Slide(SlideArgs),
-    /// A Pipes (Net) puzzle, by default solved by `solve`. The puzzle has no
-    /// randomness: every game of a run plays the same puzzle.
-    Pipes(PipesArgs),
-    /// Legends of Code and Magic 1.2: draft and battle bots for both seats.
-    Locm(LocmArgs),
-}
-
 #[derive(Debug, Subcommand)]
 pub enum PlayGame {
     /// Play one game of Snake.
@@ -153,92 +132,6 @@ pub enum PlayGame {
     Pipes(PlayPipes),
     /// Play one game of Legends of Code and Magic 1.2 (draft and battle).
     Locm(PlayLocm),
-}
-
-#[derive(Debug, Subcommand)]
-pub enum ReplayCommand {
-    /// Re-simulate replays and check every tick's state hash. Directories are
-    /// searched recursively for *.tbr files.
-    #[command(after_help = EXIT_CODES)]
-    Verify {
-        #[arg(required = true, value_name = "FILE|DIR")]
-        paths: Vec<PathBuf>,
-        /// Print one JSON report instead of a line per file.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Print a replay's header and outcome, and the board at a tick.
-    #[command(after_help = EXIT_CODES)]
-    Show {
-        #[arg(value_name = "FILE")]
-        path: PathBuf,
-        /// Show the board after this many ticks (0: the start). Default: the last tick.
-        #[arg(long, conflicts_with = "all")]
-        tick: Option<u32>,
-        /// Show the board at every tick.
-        #[arg(long)]
-        all: bool,
-    },
-    /// Rewrite format version 1 replays as version 2 (about 7 times smaller,
-    /// every byte checksummed), in place and atomically; each new file is
-    /// verified before it replaces the old one. Version 2 files are skipped.
-    /// Directories are searched recursively for *.tbr files.
-    #[command(after_help = EXIT_CODES)]
-    Upgrade {
-        #[arg(required = true, value_name = "FILE|DIR")]
-        paths: Vec<PathBuf>,
-    },
-    /// Sum the sizes and ticks of replays per game and format version, and
-    /// print the bytes per tick. Directories are searched recursively.
-    #[command(after_help = EXIT_CODES)]
-    Stats {
-        #[arg(required = true, value_name = "FILE|DIR")]
-        paths: Vec<PathBuf>,
-        /// Print one JSON line per game and version instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Print one JSON line per tick: the tick, the action that led to it (text and
-    /// code), the state hash, the status, and with --states the game's own state.
-    /// Stops with exit 1 at a tick that does not reproduce.
-    #[command(after_help = EXIT_CODES)]
-    Export {
-        #[arg(value_name = "FILE")]
-        path: PathBuf,
-        /// Write JSON lines (the export's one format; required so that others can come).
-        #[arg(long, required = true)]
-        json: bool,
-        /// Add each tick's state as the game holds it, under "state".
-        #[arg(long)]
-        states: bool,
-        /// The first tick to export (0: the start).
-        #[arg(long, value_name = "T")]
-        from: Option<u32>,
-        /// The last tick to export. Default: the last tick.
-        #[arg(long, value_name = "T")]
-        to: Option<u32>,
-    },
-    /// Draw a replay for watching: a self-contained HTML page with a slider and
-    /// play/pause (it handles games of any length), or an animated GIF or SVG for
-    /// sharing. The format follows --out's extension.
-    #[command(after_help = EXIT_CODES)]
-    Render {
-        #[arg(value_name = "FILE")]
-        path: PathBuf,
-        /// The file to write: NAME.html, NAME.gif or NAME.svg.
-        #[arg(long, value_name = "NAME.html|NAME.gif|NAME.svg")]
-        out: PathBuf,
-        /// The first tick to draw (0: the start).
-        #[arg(long, value_name = "T")]
-        from: Option<u32>,
-        /// The last tick to draw. Default: the last tick (a GIF or SVG of a long game
-        /// is large: pick a stretch).
-        #[arg(long, value_name = "T")]
-        to: Option<u32>,
-        /// Ticks per second when playing.
-        #[arg(long, default_value_t = 10, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
-        fps: u32,
-    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -273,4 +166,46 @@ pub enum GenGame {
     /// A Net puzzle: a random spanning tree from the centre, every tile turned at
     /// random; printed in the puzzle format with its solution as a second grid.
     Pipes(GenPipes),
+}
+
+/// Runs one command line: the log first (`replay`, `gen`, `stats` and
+/// `merge` write no log file), then the interrupt handler, then the
+/// subcommand.
+pub fn execute(cli: Cli) -> Result<Exit, Failure> {
+    let writes_log =
+        !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
+    let log = LogConfig {
+        level: cli.log_level.clone(),
+        dir: writes_log.then(|| cli.log_dir.clone()),
+        quiet_games_on_stderr: matches!(cli.command, Command::Run(_)),
+    };
+    if let Err(error) = telemetry::init(&log) {
+        let code = match error {
+            TelemetryError::Filter { .. } => Exit::BadInput,
+            TelemetryError::File { .. } => Exit::Runtime,
+        };
+        return Err(Failure { code, error: error.into() });
+    }
+    support::install_interrupt_handler().exit_code(Exit::Runtime)?;
+    match cli.command {
+        Command::Run(args) => run::execute(args),
+        Command::Stats(args) => stats::execute(args),
+        Command::Merge(args) => merge::execute(args),
+        Command::Replay(command) => replay::execute(command),
+        Command::Play(PlayGame::Snake(args)) => snake::play(args),
+        Command::Play(PlayGame::Flag(args)) => flag::play(args),
+        Command::Play(PlayGame::Slide(args)) => slide::play(args),
+        Command::Play(PlayGame::Pipes(args)) => pipes::play(args),
+        Command::Play(PlayGame::Locm(args)) => locm::play(args),
+        Command::Bench(BenchGame::Snake(args)) => snake::bench(args),
+        Command::Bench(BenchGame::Flag(args)) => flag::bench(args),
+        Command::Bench(BenchGame::Slide(args)) => slide::bench(args),
+        Command::Bench(BenchGame::Pipes(args)) => pipes::bench(args),
+        Command::Bench(BenchGame::Locm(args)) => locm::bench(args),
+        Command::Match(MatchGame::Locm(args)) => locm::run_match(args),
+        Command::Gen(GenGame::Flag(args)) => flag::generate(args),
+        Command::Gen(GenGame::Pipes(args)) => pipes::generate(args),
+        Command::Evolve(EvolveCommand::Draft(args)) => evolve::evolve(args),
+        Command::Eval(EvalCommand::Draft(args)) => evolve::eval(args),
+    }
 }

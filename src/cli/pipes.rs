@@ -20,7 +20,7 @@ use tickbot::progress::Progress;
 use tickbot::session::{EntryPlayer, GameEntry};
 
 use super::common::{Levels, PlayArgs, parse_size};
-use crate::runner::{
+use super::support::{
     Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
     progress_bar,
 };

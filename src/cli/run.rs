@@ -6,21 +6,110 @@
 //! played and summed up in a per-entry table.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, anyhow};
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
 
 use tickbot::session::shard::{ShardChoice, choose_shard};
-use tickbot::session::spec::{EntrySpec, ParamValue, SessionSpec};
+use tickbot::session::spec::{ByteSize, EntrySpec, ParamValue, ReplayPolicy, SessionSpec, parse_duration};
 use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 use tickbot::session::{
     Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport, Shard, Totals,
 };
 
-use super::common::{Levels, RunOptions};
-use super::{RunArgs, RunGame};
-use crate::runner::{Exit, ExitOnError, Failure, collect_files, default_parallelism, run_session};
+use super::common::Levels;
+use super::flag::FlagArgs;
+use super::locm::LocmArgs;
+use super::pipes::PipesArgs;
+use super::slide::SlideArgs;
+use super::snake::SnakeArgs;
+use super::support::{Exit, ExitOnError, Failure, collect_files, default_parallelism, run_session};
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// A session file (TOML): entries of game, level, planner and games or weight.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Continue the session in DIR (stopped by Ctrl-C, SIGTERM, kill, a full disk
+    /// or a reboot): plays the games its results file does not yet record.
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
+    #[command(flatten)]
+    pub options: RunOptions,
+    #[command(subcommand)]
+    pub game: Option<RunGame>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RunGame {
+    /// Snake with the bfs-tail planner.
+    Snake(SnakeArgs),
+    /// Reach the Flag (default: the bundled round 12, exact planner).
+    Flag(FlagArgs),
+    /// Sliding puzzle: random solvable starts of --size (default 3×3) from each
+    /// game's seed, or one --tiles start; actions name the direction the blank moves.
+    Slide(SlideArgs),
+    /// A Pipes (Net) puzzle, by default solved by `solve`. The puzzle has no
+    /// randomness: every game of a run plays the same puzzle.
+    Pipes(PipesArgs),
+    /// Legends of Code and Magic 1.2: draft and battle bots for both seats.
+    Locm(LocmArgs),
+}
+
+/// The options of `tickbot run`: each overrides the session file's setting
+/// of the same name (see the README's session file section).
+#[derive(Debug, Args)]
+pub struct RunOptions {
+    /// Games to play over all entries (the first ones of the session's order).
+    /// Default: what the session file says; 20 for `run GAME`.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: Option<u64>,
+    /// Stop starting games after this long (8h, 90m, 1h30m, 45s); running games
+    /// finish. With --games, whichever comes first.
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Master seed; game i of entry e plays with a seed derived from (seed, e, i).
+    /// Default: 1.
+    #[arg(long, global = true)]
+    pub seed: Option<u64>,
+    /// Games played at once. Default: the number of cores.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Output directory: DIR/results.jsonl, DIR/manifest.json, DIR/replays/.
+    /// It must not hold an earlier session (see --resume and --overwrite). Default: out.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Start over in an --out that holds an earlier session: delete its
+    /// results.jsonl, manifest.json and replays/ first.
+    #[arg(long, global = true)]
+    pub overwrite: bool,
+    /// Longest time one planner call may take; a planner over it ends its game
+    /// as `timeout`. Default: 10000.
+    #[arg(long, global = true, value_name = "MS", env = "TICKBOT_MOVE_BUDGET_MS")]
+    pub move_budget_ms: Option<u64>,
+    /// Which games keep their replay: all, failures (every outcome but won),
+    /// none, or sample=SHARE (e.g. sample=0.01, the same games every time).
+    #[arg(long, global = true, value_name = "POLICY")]
+    pub replays: Option<ReplayPolicy>,
+    /// Keep no more replays once they take this much space (500MB, 2GiB); results go on.
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub disk_budget: Option<ByteSize>,
+    /// Play one shard of the session: shard I (from 0) of N plays the games whose
+    /// index in their entry is I modulo N, with the session's ids and seeds, into
+    /// its own --out (resumable on its own); `tickbot merge` joins the N
+    /// directories. Without it, the index comes from JOB_COMPLETION_INDEX
+    /// (Kubernetes), SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN (Slurm) or
+    /// AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch), the count from --shard-count,
+    /// TICKBOT_SHARD_COUNT or SLURM_ARRAY_TASK_COUNT; this flag wins over all of
+    /// them (0/1: the whole session). Variables that disagree or are not numbers
+    /// are refused (exit 2).
+    #[arg(long, global = true, value_name = "I/N", conflicts_with = "shard_count")]
+    pub shard: Option<Shard>,
+    /// The shard count, where a batch engine's variable gives the index.
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub shard_count: Option<u64>,
+}
 
 /// The bundled default session: every game and planner on bundled levels.
 pub const DEFAULT_SESSION: &str = include_str!("../../sessions/default.toml");
@@ -245,19 +334,7 @@ fn new_session(mut spec: SessionSpec, source: Option<&Source>, options: &RunOpti
 }
 
 fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> Result<Exit, Failure> {
-    let refused = [
-        ("--games", options.games.is_some()),
-        ("--seed", options.seed.is_some()),
-        ("--replays", options.replays.is_some()),
-        ("--disk-budget", options.disk_budget.is_some()),
-        ("--overwrite", options.overwrite),
-    ];
-    if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
-        return Err(Failure::bad_input(anyhow!(
-            "{flag} with --resume: a resumed session keeps the settings it was started with (only --jobs, \
-             --duration and --move-budget-ms may change)"
-        )));
-    }
+    refuse_new_settings(options)?;
     if !path.join(MANIFEST_FILE).is_file() {
         return Err(Failure::bad_input(anyhow!(
             "{} has no {MANIFEST_FILE}: it is not a session directory (start one with `tickbot run --out {}`)",
@@ -300,24 +377,7 @@ fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> R
         .exit_code(Exit::BadInput)?;
     spec.complete("").map_err(|error| Failure::bad_input(anyhow!("{}", error.message)))?;
     if let Some(config) = config {
-        let (given, _) = read_session_file(config)?;
-        let (ours, theirs) = (spec.results_key(), given.results_key());
-        if ours != theirs {
-            let differing: Vec<String> = ours
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(key, value)| theirs.get(key.as_str()) != Some(value))
-                .map(|(key, _)| key.clone())
-                .collect();
-            return Err(Failure::bad_input(anyhow!(
-                "{} does not match the session in {} (its {MANIFEST_FILE} differs in: {}); resume without \
-                 --config to continue the session as it was started",
-                config.display(),
-                path.display(),
-                differing.join(", ")
-            )));
-        }
+        check_same_session(&spec, config, path)?;
     }
     spec.out = path.to_path_buf();
     if let Some(jobs) = options.jobs {
@@ -327,6 +387,49 @@ fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> R
     spec.move_budget_ms = options.move_budget_ms.unwrap_or(spec.move_budget_ms);
     let entries = build_entries(&spec, None)?;
     play(&spec, entries, &dir, recorded_shard.unwrap_or(Shard::WHOLE))
+}
+
+/// A resumed session keeps the settings it was started with: the flags
+/// that would change its games are refused.
+fn refuse_new_settings(options: &RunOptions) -> Result<(), Failure> {
+    let refused = [
+        ("--games", options.games.is_some()),
+        ("--seed", options.seed.is_some()),
+        ("--replays", options.replays.is_some()),
+        ("--disk-budget", options.disk_budget.is_some()),
+        ("--overwrite", options.overwrite),
+    ];
+    if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
+        return Err(Failure::bad_input(anyhow!(
+            "{flag} with --resume: a resumed session keeps the settings it was started with (only --jobs, \
+             --duration and --move-budget-ms may change)"
+        )));
+    }
+    Ok(())
+}
+
+/// `--config` with `--resume`: the file must describe the session the
+/// directory holds.
+fn check_same_session(spec: &SessionSpec, config: &Path, path: &Path) -> Result<(), Failure> {
+    let (given, _) = read_session_file(config)?;
+    let (ours, theirs) = (spec.results_key(), given.results_key());
+    if ours != theirs {
+        let differing: Vec<String> = ours
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(key, value)| theirs.get(key.as_str()) != Some(value))
+            .map(|(key, _)| key.clone())
+            .collect();
+        return Err(Failure::bad_input(anyhow!(
+            "{} does not match the session in {} (its {MANIFEST_FILE} differs in: {}); resume without \
+             --config to continue the session as it was started",
+            config.display(),
+            path.display(),
+            differing.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 fn lock(out: &Path) -> Result<SessionDir, Failure> {

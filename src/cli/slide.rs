@@ -24,7 +24,7 @@ use tickbot::rng::derive_seed;
 use tickbot::session::{EntryPlayer, GameEntry};
 
 use super::common::{Levels, PlayArgs};
-use crate::runner::{Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar};
+use super::support::{Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar};
 
 const MOVES_HELP: &str = "\
 Actions name the direction the BLANK moves: `up` swaps the blank with the tile above it.";

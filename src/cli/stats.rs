@@ -22,7 +22,7 @@ use tickbot::progress::Progress;
 use tickbot::session::spec::DEFAULT_OUT;
 use tickbot::session::store::RESULTS_FILE;
 
-use crate::runner::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
+use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {

@@ -178,7 +178,7 @@ impl SessionDir {
     }
 
     /// Bytes the replay folder holds now (for the disk budget).
-    pub fn replay_bytes(&self) -> u64 {
+    pub(crate) fn replay_bytes(&self) -> u64 {
         let mut bytes = 0;
         let mut pending = vec![self.replay_dir()];
         while let Some(dir) = pending.pop() {

@@ -1,148 +1,27 @@
-//! What every command shares: the exit codes and the failures that carry
-//! them, the Ctrl-C/SIGTERM flag, progress bars, playing one game or a
-//! session of many, printing JSON, and collecting files from the command
-//! line. Part of the binary; below `src/cli/` (which uses it) and above the
-//! library.
+//! The bridge from the synchronous binary to the library's async session
+//! runner: a tokio runtime, the interrupt flag as a future, and on them
+//! one game (`play_one`, for `play GAME`) or a session (`run_session`, for
+//! `run`) with its progress shown as it goes.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use indicatif::ProgressStyle;
-use serde::Serialize;
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
 use tickbot::game::Replayable;
-use tickbot::plan::{Budget, Planner};
+use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 use tickbot::replay;
 use tickbot::session::{self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport};
 
+use super::exit::{Exit, ExitOnError, Failure};
+use super::interrupt::{finished, interrupt_flag};
+use super::progress::{ProgressGuard, progress_bar};
 use crate::cli::common::PlayArgs;
-
-/// The documented exit codes (see `tickbot --help`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
-    Success = 0,
-    Diverged = 1,
-    BadInput = 2,
-    InvalidReplay = 3,
-    Runtime = 4,
-    Interrupted = 130,
-}
-
-/// An error on its way out, with the exit code it maps to.
-#[derive(Debug)]
-pub struct Failure {
-    pub code: Exit,
-    pub error: anyhow::Error,
-}
-
-impl Failure {
-    pub fn bad_input(error: impl Into<anyhow::Error>) -> Failure {
-        Failure { code: Exit::BadInput, error: error.into() }
-    }
-}
-
-pub trait ExitOnError<T> {
-    fn exit_code(self, code: Exit) -> Result<T, Failure>;
-}
-
-impl<T, E: Into<anyhow::Error>> ExitOnError<T> for Result<T, E> {
-    fn exit_code(self, code: Exit) -> Result<T, Failure> {
-        self.map_err(|error| Failure { code, error: error.into() })
-    }
-}
-
-/// Set by the first Ctrl-C or SIGTERM; a second Ctrl-C ends the process at once.
-static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-
-/// Installs the Ctrl-C/SIGTERM handlers: the first signal sets the flag that
-/// every long command polls (it then stops promptly, prints what it has and
-/// exits 130); a second Ctrl-C exits with 130 at once. Call once, early.
-pub fn install_interrupt_handler() -> std::io::Result<()> {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let flag = Arc::clone(INTERRUPTED.get_or_init(Arc::default));
-    // The conditional shutdown is registered first, so it sees the flag as
-    // the previous signal left it.
-    signal_hook::flag::register_conditional_shutdown(SIGINT, Exit::Interrupted as i32, Arc::clone(&flag))?;
-    signal_hook::flag::register(SIGINT, Arc::clone(&flag))?;
-    signal_hook::flag::register(SIGTERM, flag)?;
-    Ok(())
-}
-
-/// The flag a signal sets.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
-    Arc::clone(INTERRUPTED.get_or_init(Arc::default))
-}
-
-pub fn interrupted() -> bool {
-    interrupt_flag().load(Ordering::Relaxed)
-}
-
-/// A budget with no deadline that runs out on Ctrl-C or SIGTERM: what long
-/// library work (benchmarks, matches, table builds) polls.
-pub fn interrupt_budget() -> Budget {
-    Budget::new(None, Some(interrupt_flag()))
-}
-
-/// `Exit::Interrupted` if a signal came, else `Exit::Success`: the code of
-/// a command that printed what it had.
-pub fn finished() -> Exit {
-    if interrupted() { Exit::Interrupted } else { Exit::Success }
-}
-
-/// A progress bar on stderr for long work counted in `progress`, redrawn
-/// ten times a second until the returned guard is dropped. Nothing is drawn
-/// when stderr is not a terminal; log lines go above the bar.
-pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
-    let span = tracing::trace_span!("progress", indicatif.pb_show = tracing::field::Empty);
-    let template = if progress.total() > 0 {
-        "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {per_sec}, {eta} left)"
-    } else {
-        "{spinner} {msg} {pos} ({per_sec}, {elapsed})"
-    };
-    span.pb_set_style(&ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
-    span.pb_set_message(message);
-    span.pb_set_length(progress.total());
-    span.pb_start();
-    let done = Arc::new(AtomicBool::new(false));
-    let ticker = {
-        let (span, done, progress) = (span.clone(), Arc::clone(&done), progress.clone());
-        std::thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                span.pb_set_length(progress.total().max(progress.done()));
-                span.pb_set_position(progress.done());
-                std::thread::sleep(Duration::from_millis(100));
-            }
-        })
-    };
-    ProgressGuard { span, done, ticker: Some(ticker) }
-}
-
-/// Keeps a [`progress_bar`] drawn; removes it when dropped.
-#[derive(Debug)]
-pub struct ProgressGuard {
-    span: tracing::Span,
-    done: Arc<AtomicBool>,
-    ticker: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Drop for ProgressGuard {
-    fn drop(&mut self) {
-        self.done.store(true, Ordering::Relaxed);
-        if let Some(ticker) = self.ticker.take() {
-            let _ = ticker.join();
-        }
-    }
-}
-
-pub fn default_parallelism() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
-}
 
 /// `tickbot play GAME`: one game with the exact seed, optionally recorded,
 /// one line of outcome, and the final board with `--show`.
@@ -307,34 +186,4 @@ async fn signalled() {
     while !flag.load(Ordering::Relaxed) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-pub fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
-    let text = serde_json::to_string(value).exit_code(Exit::Runtime)?;
-    println!("{text}");
-    Ok(())
-}
-
-/// Files are taken as given; directories are searched recursively for files
-/// ending in `.{extension}`, in sorted order so reports are stable.
-pub fn collect_files(path: &Path, extension: &str, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
-    let metadata = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if !metadata.is_dir() {
-        out.push(path.to_path_buf());
-        return Ok(());
-    }
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
-        .with_context(|| format!("cannot list {}", path.display()))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()
-        .with_context(|| format!("cannot list {}", path.display()))?;
-    entries.sort();
-    for entry in entries {
-        if entry.is_dir() {
-            collect_files(&entry, extension, out)?;
-        } else if entry.extension().is_some_and(|found| found == extension) {
-            out.push(entry);
-        }
-    }
-    Ok(())
 }

@@ -1,0 +1,74 @@
+//! `tickbot replay stats`: the sizes and ticks of replays summed per game
+//! and format version, and the bytes per tick.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use tickbot::replay;
+
+use super::display_paths;
+use crate::cli::support::{Exit, ExitOnError, Failure, collect_files, interrupted, print_json};
+
+/// One line of `replay stats`: the replays of one game in one version.
+#[derive(Debug, Default, Serialize)]
+struct SizeStats {
+    game: &'static str,
+    version: u16,
+    files: usize,
+    ticks: u64,
+    bytes: u64,
+    bytes_per_tick: f64,
+}
+
+pub(super) fn stats(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
+    let mut files = Vec::new();
+    for path in paths {
+        collect_files(path, "tbr", &mut files).exit_code(Exit::BadInput)?;
+    }
+    let mut groups = std::collections::BTreeMap::<(&'static str, u16), SizeStats>::new();
+    let mut invalid = 0;
+    for path in &files {
+        if interrupted() {
+            break;
+        }
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+        let decoded = replay::format_version(&bytes).and_then(|version| Ok((version, replay::decode_partial(&bytes)?)));
+        let Ok((version, decoded)) = decoded else {
+            invalid += 1;
+            continue;
+        };
+        let game = decoded.header.game.name();
+        let group =
+            groups.entry((game, version)).or_insert_with(|| SizeStats { game, version, ..SizeStats::default() });
+        group.files += 1;
+        group.ticks += decoded.frames.len() as u64;
+        group.bytes += bytes.len() as u64;
+    }
+    for group in groups.values_mut() {
+        group.bytes_per_tick = group.bytes as f64 / group.ticks.max(1) as f64;
+        if json {
+            print_json(group)?;
+        } else {
+            println!(
+                "{:<6} version {}: {} files, {} ticks, {} bytes, {:.2} bytes per tick",
+                group.game, group.version, group.files, group.ticks, group.bytes, group.bytes_per_tick
+            );
+        }
+    }
+    if invalid > 0 {
+        eprintln!("{invalid} files are not valid replays and were not counted");
+    }
+    Ok(if interrupted() {
+        Exit::Interrupted
+    } else if invalid > 0 {
+        Exit::InvalidReplay
+    } else if files.is_empty() {
+        eprintln!("error: no .tbr replay files found in {}", display_paths(paths));
+        Exit::BadInput
+    } else {
+        Exit::Success
+    })
+}

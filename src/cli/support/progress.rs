@@ -1,0 +1,56 @@
+//! Progress bars on stderr for long work, drawn through the tracing
+//! subscriber so that log lines go above them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use indicatif::ProgressStyle;
+use tracing_indicatif::span_ext::IndicatifSpanExt;
+
+use tickbot::progress::Progress;
+
+/// A progress bar on stderr for long work counted in `progress`, redrawn
+/// ten times a second until the returned guard is dropped. Nothing is drawn
+/// when stderr is not a terminal; log lines go above the bar.
+pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
+    let span = tracing::trace_span!("progress", indicatif.pb_show = tracing::field::Empty);
+    let template = if progress.total() > 0 {
+        "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {per_sec}, {eta} left)"
+    } else {
+        "{spinner} {msg} {pos} ({per_sec}, {elapsed})"
+    };
+    span.pb_set_style(&ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    span.pb_set_message(message);
+    span.pb_set_length(progress.total());
+    span.pb_start();
+    let done = Arc::new(AtomicBool::new(false));
+    let ticker = {
+        let (span, done, progress) = (span.clone(), Arc::clone(&done), progress.clone());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                span.pb_set_length(progress.total().max(progress.done()));
+                span.pb_set_position(progress.done());
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        })
+    };
+    ProgressGuard { span, done, ticker: Some(ticker) }
+}
+
+/// Keeps a [`progress_bar`] drawn; removes it when dropped.
+#[derive(Debug)]
+pub struct ProgressGuard {
+    pub(super) span: tracing::Span,
+    pub(super) done: Arc<AtomicBool>,
+    ticker: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for ProgressGuard {
+    fn drop(&mut self) {
+        self.done.store(true, Ordering::Relaxed);
+        if let Some(ticker) = self.ticker.take() {
+            let _ = ticker.join();
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! What a session plays: its config, its entries, the one game a task
+//! plays (`GameJob`) and the counters it advances. Types only: how a game
+//! is played is in `game.rs`, how a session runs in `run.rs`.
+
+use std::fmt;
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Duration;
+
+use crate::progress::Progress;
+use crate::session::{GameRecord, ReplayPolicy, SessionError, Shard};
+
+/// What to play, how, and how much.
+#[derive(Debug)]
+pub struct SessionConfig {
+    pub entries: Vec<Entry>,
+    /// Game `index` of entry `e` plays with `game_seed(master_seed, e, index)`.
+    pub master_seed: u64,
+    /// Stop after this many games of the session's order (recorded ones
+    /// included).
+    pub max_games: Option<u64>,
+    /// Start no game after this long; running ones finish.
+    pub duration: Option<Duration>,
+    /// Games played at once.
+    pub jobs: usize,
+    /// The longest one planner call may take.
+    pub move_budget: Duration,
+    pub replays: ReplayPolicy,
+    /// Keep no more replays once the replay folder holds this many bytes.
+    pub disk_budget: Option<u64>,
+    /// Counts finished games and played ticks as they happen.
+    pub progress: SessionProgress,
+    /// Which of the session's games this run plays ([`Shard::WHOLE`]: all).
+    pub shard: Shard,
+}
+
+/// One entry of a session: a name, a share, and the games it plays.
+pub struct Entry {
+    pub name: String,
+    /// Its turn in the session's order, relative to the other entries.
+    pub weight: u64,
+    /// Exactly this many games, or as many as its weight gives it.
+    pub games: Option<u64>,
+    pub player: Arc<dyn EntryPlayer>,
+}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Entry")
+            .field("name", &self.name)
+            .field("weight", &self.weight)
+            .field("games", &self.games)
+            .field("game", &self.player.game())
+            .field("planner", &self.player.planner())
+            .finish()
+    }
+}
+
+/// An entry's games, whatever the game: plays game `job` to its end.
+pub trait EntryPlayer: Send + Sync + 'static {
+    fn game(&self) -> &'static str;
+    fn planner(&self) -> &'static str;
+    /// The rules of its first level, in a line.
+    fn rules(&self) -> String;
+    /// Starts one game. Resolves to `None` for a game stopped by the
+    /// session (not recorded; its replay deleted).
+    fn play(self: Arc<Self>, job: GameJob) -> Pin<Box<dyn Future<Output = GameResult> + Send>>;
+}
+
+/// How one game ended for the session.
+pub type GameResult = Result<Option<GameRecord>, SessionError>;
+
+/// The counters a session advances while it runs.
+#[derive(Clone, Debug, Default)]
+pub struct SessionProgress {
+    /// Games finished in this run (its total: the games left to play, 0 if unbounded).
+    pub games: Progress,
+    /// Ticks played, over all games.
+    pub ticks: Progress,
+    pub won: Progress,
+    /// Every other outcome.
+    pub not_won: Progress,
+}
+
+/// One game to play.
+#[derive(Debug)]
+pub struct GameJob {
+    pub(super) entry: String,
+    pub(super) index: u64,
+    pub(super) seed: u64,
+    pub(super) replay_path: Option<PathBuf>,
+    pub(super) keep: Keep,
+    pub(super) move_budget: Duration,
+    pub(super) cancel: Arc<AtomicBool>,
+    /// A game stopped by `cancel` is recorded as aborted (one game played
+    /// alone), not dropped (a session, which plays it again on resume).
+    pub(super) record_interrupted: bool,
+    pub(super) ticks: Progress,
+    pub(super) disk_used: Arc<AtomicU64>,
+}
+
+/// When a written replay is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Keep {
+    Always,
+    /// Deleted when the game is won.
+    UnlessWon,
+}

@@ -1,0 +1,135 @@
+//! What a session reports: the record of each finished game (the results
+//! file's line), the running totals over finished games, and the report
+//! of a whole run, per entry and overall.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::game::OutcomeKind;
+use crate::session::SessionError;
+
+/// One finished game: the line appended to the results file.
+/// `planner_us` and `elapsed_us` are wall-clock times; every other field is
+/// a function of the session file and the game's id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameRecord {
+    pub id: String,
+    pub entry: String,
+    pub index: u64,
+    pub game: &'static str,
+    pub level: String,
+    pub planner: &'static str,
+    pub seed: u64,
+    pub outcome: OutcomeKind,
+    pub reason: String,
+    pub ticks: u32,
+    pub score: i64,
+    /// Time spent in the planner, over all its calls.
+    pub planner_us: u64,
+    pub elapsed_us: u64,
+    pub replay: Option<PathBuf>,
+}
+
+/// Running totals over finished games.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Totals {
+    pub games: u64,
+    pub won: u64,
+    pub lost: u64,
+    pub stalled: u64,
+    pub aborted: u64,
+    pub panic: u64,
+    pub timeout: u64,
+    pub illegal: u64,
+    pub ticks: u64,
+    pub score: i64,
+    /// The best score of any finished game; 0 before the first.
+    pub best_score: i64,
+    pub planner_us: u64,
+}
+
+impl Totals {
+    pub(crate) fn add(&mut self, outcome: OutcomeKind, ticks: u32, score: i64, planner_us: u64) {
+        self.best_score = if self.games == 0 { score } else { self.best_score.max(score) };
+        self.games += 1;
+        *match outcome {
+            OutcomeKind::Won => &mut self.won,
+            OutcomeKind::Lost => &mut self.lost,
+            OutcomeKind::Stalled => &mut self.stalled,
+            OutcomeKind::Aborted => &mut self.aborted,
+            OutcomeKind::Panic => &mut self.panic,
+            OutcomeKind::Timeout => &mut self.timeout,
+            OutcomeKind::Illegal => &mut self.illegal,
+        } += 1;
+        self.ticks += u64::from(ticks);
+        self.score += score;
+        self.planner_us += planner_us;
+    }
+
+    /// Adds another entry's totals.
+    pub fn merge(&mut self, other: &Totals) {
+        self.best_score = match (self.games, other.games) {
+            (_, 0) => self.best_score,
+            (0, _) => other.best_score,
+            _ => self.best_score.max(other.best_score),
+        };
+        self.games += other.games;
+        self.won += other.won;
+        self.lost += other.lost;
+        self.stalled += other.stalled;
+        self.aborted += other.aborted;
+        self.panic += other.panic;
+        self.timeout += other.timeout;
+        self.illegal += other.illegal;
+        self.ticks += other.ticks;
+        self.score += other.score;
+        self.planner_us += other.planner_us;
+    }
+
+    /// Planner faults: panics, timeouts and illegal actions.
+    pub fn faults(&self) -> u64 {
+        self.panic + self.timeout + self.illegal
+    }
+
+    pub fn mean_score(&self) -> f64 {
+        self.score as f64 / self.games.max(1) as f64
+    }
+
+    pub fn mean_ticks(&self) -> f64 {
+        self.ticks as f64 / self.games.max(1) as f64
+    }
+}
+
+/// One entry's line of the final table.
+#[derive(Clone, Debug, Serialize)]
+pub struct EntryReport {
+    pub name: String,
+    pub game: &'static str,
+    pub planner: &'static str,
+    /// Over the whole session, games recorded before a resume included.
+    pub totals: Totals,
+}
+
+/// What a session did: per-entry and overall totals (the whole session's,
+/// a resumed one's earlier games included), and why it stopped early.
+#[derive(Debug)]
+pub struct SessionReport {
+    pub entries: Vec<EntryReport>,
+    pub overall: Totals,
+    /// Games finished by this run (not those recorded before a resume).
+    pub played_now: u64,
+    /// Games stopped part way by a shutdown or a failure: not recorded,
+    /// played again by a resumed session.
+    pub unfinished: u64,
+    /// The session was stopped by a shutdown signal.
+    pub interrupted: bool,
+    /// The session reached its duration.
+    pub timed_out: bool,
+    /// A results line or replay could not be written: nothing was started
+    /// after it and the running games were stopped.
+    pub stopped_by: Option<SessionError>,
+    /// Replays stopped being kept when the disk budget was reached.
+    pub disk_budget_reached: bool,
+    pub elapsed_us: u64,
+}
