@@ -271,9 +271,6 @@ const PLANNER_FILES: &[&str] = &[
     "src/game/slide/idastar.rs",
     "src/game/slide/ga.rs",
     "src/game/slide/pdb.rs",
-    "src/game/pipes/dfs.rs",
-    "src/game/pipes/astar.rs",
-    "src/game/pipes/solve.rs",
     "src/game/locm/baselines.rs",
     "src/game/locm/bots.rs",
 ];
@@ -541,7 +538,6 @@ fn is_rules_file(path: &str) -> bool {
     path.starts_with("src/game/")
         && !is_planner_file(path)
         && !path.ends_with("/generate.rs")
-        && !path.ends_with("/small.rs")
         && !path.ends_with("/tests.rs")
 }
 
