@@ -8,13 +8,14 @@ use predicates::prelude::*;
 use tempfile::TempDir;
 
 use tickbot::game::Wire;
-use tickbot::game::pipes::astar::AStar;
-use tickbot::game::pipes::dfs::Dfs;
 use tickbot::game::pipes::generate::{GenSettings, generate};
-use tickbot::game::pipes::solve::{Solve, Solver};
+use tickbot::game::pipes::plan::astar::AStar;
+use tickbot::game::pipes::plan::dfs::Dfs;
+use tickbot::game::pipes::plan::solve::{Solve, Solver};
 use tickbot::game::pipes::{Config, PipesGame, Puzzle};
 use tickbot::game::{Game, OutcomeKind};
-use tickbot::plan::{Budget, PlanError, Planner, PlayError};
+use tickbot::map::Level;
+use tickbot::plan::{Budget, PlanError, Planner, PlayError, Variant};
 use tickbot::replay::{self, Replay};
 
 use crate::support::{assert_bad_input, repo_path, tickbot};
@@ -234,8 +235,8 @@ fn two_solutions_and_none_are_told_apart() {
     let none = Config::try_from(Puzzle::parse(NO_SOLUTION).unwrap().setup).unwrap();
     for error in [
         record(&none, Solve::new()).unwrap_err(),
-        record(&none, Dfs::new(10_000)).unwrap_err(),
-        record(&none, AStar::new(10_000)).unwrap_err(),
+        record(&none, Dfs::new(10_000, Variant::Ours)).unwrap_err(),
+        record(&none, AStar::new(10_000, Variant::Ours)).unwrap_err(),
     ] {
         assert!(matches!(&error, PlayError::Plan(PlanError::GaveUp(why)) if why.contains("no solution")), "{error}");
     }
@@ -261,8 +262,8 @@ fn dfs_and_astar_solve_small_boards_and_their_replays_verify() {
     ] {
         let config = load(name);
         let (replay, tiles) = match planner {
-            "dfs" => record(&config, Dfs::new(2_000_000)),
-            _ => record(&config, AStar::new(2_000_000)),
+            "dfs" => record(&config, Dfs::new(2_000_000, Variant::Ours)),
+            _ => record(&config, AStar::new(2_000_000, Variant::Ours)),
         }
         .unwrap_or_else(|error| panic!("{planner} on {name}: {error}"));
         assert_eq!(replay.footer.as_ref().unwrap().outcome.kind, OutcomeKind::Won, "{planner} on {name}");
@@ -273,9 +274,9 @@ fn dfs_and_astar_solve_small_boards_and_their_replays_verify() {
         assert_eq!(replay::decode(&bytes).unwrap(), replay);
     }
     // Past its budget, a search says how far it got.
-    let error = record(&load("maps/pipes/7x7-flat.txt"), Dfs::new(5_000)).unwrap_err();
+    let error = record(&load("maps/pipes/7x7-flat.txt"), Dfs::new(5_000, Variant::Ours)).unwrap_err();
     assert!(error.to_string().contains("gave up after 5000 states"), "{error}");
-    let error = record(&load("maps/pipes/10x10-flat.txt"), AStar::new(10)).unwrap_err();
+    let error = record(&load("maps/pipes/10x10-flat.txt"), AStar::new(10, Variant::Ours)).unwrap_err();
     assert!(error.to_string().contains("at most 64 tiles"), "{error}");
 }
 
@@ -289,8 +290,8 @@ fn the_write_up_searches_expand_the_transcriptions_counts_and_play_their_path() 
         let text = std::fs::read_to_string(repo_path(name)).unwrap();
         let config = Config::try_from(Puzzle::parse(&text).unwrap().setup).unwrap();
         let mut searcher: Box<dyn Planner<PipesGame>> = match planner {
-            "dfs" => Box::new(Dfs::write_up(2_000_000)),
-            _ => Box::new(AStar::write_up(2_000_000)),
+            "dfs" => Box::new(Dfs::new(2_000_000, Variant::WriteUp)),
+            _ => Box::new(AStar::new(2_000_000, Variant::WriteUp)),
         };
         let decision = searcher.next_action(&PipesGame::new(&config, 0), &Budget::unlimited()).unwrap();
         let stats = decision.planned.expect("the first tick plans");
@@ -298,8 +299,8 @@ fn the_write_up_searches_expand_the_transcriptions_counts_and_play_their_path() 
         assert!(searcher.params().contains(&("write_up".to_string(), "true".to_string())));
         // The whole path is played, and it wins on its last move.
         let (replay, tiles) = match planner {
-            "dfs" => record(&config, Dfs::write_up(2_000_000)),
-            _ => record(&config, AStar::write_up(2_000_000)),
+            "dfs" => record(&config, Dfs::new(2_000_000, Variant::WriteUp)),
+            _ => record(&config, AStar::new(2_000_000, Variant::WriteUp)),
         }
         .unwrap();
         assert_eq!(replay.footer.as_ref().unwrap().outcome.kind, OutcomeKind::Won, "{planner} {name}");
@@ -316,7 +317,7 @@ fn the_write_up_searches_expand_the_transcriptions_counts_and_play_their_path() 
     // The write-up's dfs does not solve 4x4 within the budget; it says how far it got.
     let text = std::fs::read_to_string(repo_path("maps/pipes/4x4-flat.txt")).unwrap();
     let config = Config::try_from(Puzzle::parse(&text).unwrap().setup).unwrap();
-    let error = record(&config, Dfs::write_up(100_000)).unwrap_err();
+    let error = record(&config, Dfs::new(100_000, Variant::WriteUp)).unwrap_err();
     assert!(error.to_string().contains("gave up after 1000") && error.to_string().contains("expanded"), "{error}");
 }
 

@@ -267,9 +267,6 @@ const PLANNER_FILES: &[&str] = &[
     "src/game/flag/exact.rs",
     "src/game/flag/ga.rs",
     "src/game/flag/search.rs",
-    "src/game/pipes/dfs.rs",
-    "src/game/pipes/astar.rs",
-    "src/game/pipes/solve.rs",
 ];
 
 /// The binary's files: everything else is the library.
@@ -679,7 +676,6 @@ fn is_rules_file(path: &str) -> bool {
     path.starts_with("src/game/")
         && !is_planner_file(path)
         && !path.ends_with("/generate.rs")
-        && !path.ends_with("/small.rs")
         && !path.ends_with("/tests.rs")
 }
 

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::game::pipes::{Config, PipesGame};
+use crate::game::pipes::{Config, PipesGame, Rotate};
 use crate::game::{Game, OutcomeKind, Status};
-use crate::plan::{Budget, PlanError, Planner};
+use crate::plan::{Budget, Decision, PlanError, Planner};
 use crate::progress::Progress;
 use crate::stats;
 
@@ -84,84 +84,121 @@ pub struct PipesBenchReport {
 /// times (the plan is made there; later calls only hand out its moves), then
 /// plays the last plan out to check that it solves the puzzle. Stops when
 /// `budget` is cancelled; counts finished puzzles in `progress`.
+/// `make_planner` makes a fresh planner for a game on the puzzle it is given;
+/// the report takes the planner's name and parameters from the one made for
+/// the first puzzle (none: an empty name).
 pub fn bench_pipes<P: Planner<PipesGame>>(
     puzzles: &[BenchPuzzle],
-    make_planner: impl Fn() -> P,
+    make_planner: impl Fn(&Config) -> P,
     repeat: u32,
     budget: &Budget,
     progress: &Progress,
 ) -> PipesBenchReport {
     let repeat = repeat.max(1);
-    let sample = make_planner();
-    let planner = sample.name().to_string();
-    let planner_params = crate::plan::format_params(&sample.params());
+    let (planner, planner_params) = match puzzles.first() {
+        Some(first) => {
+            let sample = make_planner(&first.config);
+            (sample.name().to_string(), crate::plan::format_params(&sample.params()))
+        }
+        None => (String::new(), String::new()),
+    };
     let mut timings = Vec::with_capacity(puzzles.len());
-    let cancelled = || budget.exhausted() == Some(PlanError::Cancelled);
     let mut interrupted = false;
     for puzzle in puzzles {
-        let grid = puzzle.config.grid();
-        let mut times = Vec::with_capacity(repeat as usize);
-        let mut last = None;
-        for _ in 0..repeat {
-            let game = PipesGame::new(&puzzle.config, 0);
-            let mut planner = make_planner();
-            let started = Instant::now();
-            let decision =
-                if game.status() == Status::Running { Some(planner.next_action(&game, budget)) } else { None };
-            times.push(started.elapsed().as_secs_f64() * 1000.0);
-            last = Some((game, planner, decision));
-            if cancelled() {
+        match time_puzzle(puzzle, &make_planner, repeat, budget) {
+            Some(timing) => timings.push(timing),
+            None => {
+                interrupted = true;
                 break;
             }
         }
+        progress.advance(1);
+    }
+    let sizes = group_by_size(puzzles, &timings);
+    PipesBenchReport { planner, planner_params, repeat, sizes, puzzles: timings, interrupted }
+}
+
+/// One puzzle's timing, or `None` when `budget` was cancelled (Ctrl-C)
+/// before the timing was finished.
+fn time_puzzle<P: Planner<PipesGame>>(
+    puzzle: &BenchPuzzle,
+    make_planner: &impl Fn(&Config) -> P,
+    repeat: u32,
+    budget: &Budget,
+) -> Option<PuzzleTiming> {
+    let cancelled = || budget.exhausted() == Some(PlanError::Cancelled);
+    let grid = puzzle.config.grid();
+    let mut times = Vec::with_capacity(repeat as usize);
+    let mut last = None;
+    for _ in 0..repeat {
+        let game = PipesGame::new(&puzzle.config, 0);
+        let mut planner = make_planner(&puzzle.config);
+        let started = Instant::now();
+        let decision = if game.status() == Status::Running { Some(planner.next_action(&game, budget)) } else { None };
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+        last = Some((game, planner, decision));
         if cancelled() {
-            interrupted = true;
             break;
         }
-        let (mut game, mut planner, decision) = last.expect("at least one repeat");
-        let (mut nodes, mut failure) = (0, None);
-        match decision {
-            None => {}
-            Some(Err(error)) => failure = Some(error.to_string()),
-            Some(Ok(decision)) => {
-                nodes = decision.planned.map_or(0, |stats| stats.nodes);
-                let mut action = decision.action;
-                loop {
-                    if game.step(action).is_err() || game.status() != Status::Running {
+    }
+    if cancelled() {
+        return None;
+    }
+    let (game, planner, decision) = last.expect("at least one repeat");
+    let (game, nodes, failure) = play_out(game, planner, decision, budget);
+    let solved = matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won);
+    let min_ms = times.iter().copied().fold(f64::INFINITY, f64::min);
+    let timing = PuzzleTiming {
+        name: puzzle.name.clone(),
+        kind: puzzle.kind,
+        size: format!("{}x{}", grid.width, grid.height),
+        wrap: grid.wrap,
+        median_ms: stats::median(&times).unwrap_or(0.0),
+        min_ms,
+        nodes,
+        moves: game.tick(),
+        solved,
+        failure: if solved { None } else { failure.or_else(|| Some(format!("{:?}", game.status()))) },
+    };
+    // Cut short while the plan was played out: not a finished timing.
+    if cancelled() { None } else { Some(timing) }
+}
+
+/// Plays the plan of the timed `decision` out: the game at its end, the
+/// plan's search nodes, and why the planner gave up if it did.
+fn play_out<P: Planner<PipesGame>>(
+    mut game: PipesGame,
+    mut planner: P,
+    decision: Option<Result<Decision<Rotate>, PlanError>>,
+    budget: &Budget,
+) -> (PipesGame, u64, Option<String>) {
+    let (mut nodes, mut failure) = (0, None);
+    match decision {
+        None => {}
+        Some(Err(error)) => failure = Some(error.to_string()),
+        Some(Ok(decision)) => {
+            nodes = decision.planned.map_or(0, |stats| stats.nodes);
+            let mut action = decision.action;
+            loop {
+                if game.step(action).is_err() || game.status() != Status::Running {
+                    break;
+                }
+                match planner.next_action(&game, budget) {
+                    Ok(decision) => action = decision.action,
+                    Err(error) => {
+                        failure = Some(error.to_string());
                         break;
-                    }
-                    match planner.next_action(&game, budget) {
-                        Ok(decision) => action = decision.action,
-                        Err(error) => {
-                            failure = Some(error.to_string());
-                            break;
-                        }
                     }
                 }
             }
         }
-        let solved = matches!(game.status(), Status::Over(outcome) if outcome.kind == OutcomeKind::Won);
-        let min_ms = times.iter().copied().fold(f64::INFINITY, f64::min);
-        timings.push(PuzzleTiming {
-            name: puzzle.name.clone(),
-            kind: puzzle.kind,
-            size: format!("{}x{}", grid.width, grid.height),
-            wrap: grid.wrap,
-            median_ms: stats::median(&times).unwrap_or(0.0),
-            min_ms,
-            nodes,
-            moves: game.tick(),
-            solved,
-            failure: if solved { None } else { failure.or_else(|| Some(format!("{:?}", game.status()))) },
-        });
-        if cancelled() {
-            // Cut short while the plan was played out: not a finished timing.
-            timings.pop();
-            interrupted = true;
-            break;
-        }
-        progress.advance(1);
     }
+    (game, nodes, failure)
+}
+
+/// The timings grouped by size, topology and kind, smallest boards first,
+/// with the quantiles of each group.
+fn group_by_size(puzzles: &[BenchPuzzle], timings: &[PuzzleTiming]) -> Vec<SizeTiming> {
     let mut groups: Vec<(u32, String, bool, &'static str)> = timings
         .iter()
         .zip(puzzles)
@@ -169,7 +206,7 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
         .collect();
     groups.sort();
     groups.dedup();
-    let sizes = groups
+    groups
         .into_iter()
         .map(|(_, size, wrap, kind)| {
             let members: Vec<&PuzzleTiming> = timings
@@ -195,6 +232,5 @@ pub fn bench_pipes<P: Planner<PipesGame>>(
                 max_nodes: members.iter().map(|timing| timing.nodes).max().unwrap_or(0),
             }
         })
-        .collect();
-    PipesBenchReport { planner, planner_params, repeat, sizes, puzzles: timings, interrupted }
+        .collect()
 }

@@ -5,16 +5,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use tickbot::bench::{self, BenchPuzzle};
-use tickbot::game::pipes::astar::AStar;
-use tickbot::game::pipes::dfs::{DEFAULT_MAX_STATES, Dfs};
 use tickbot::game::pipes::generate::{GenSettings, GenerateError};
-use tickbot::game::pipes::solve::{Solve, Solver};
+use tickbot::game::pipes::plan::PlannerArgs;
+use tickbot::game::pipes::plan::solve::Solver;
 use tickbot::game::pipes::{self, PipesGame, Puzzle};
-use tickbot::plan::Variant;
-use tickbot::plan::{PlanError, Planner};
+use tickbot::map::{self, Level};
+use tickbot::plan::PlanError;
 use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
@@ -48,60 +47,8 @@ pub struct PipesArgs {
     /// (Up=1 Right=2 Down=4 Left=8). Default: the bundled 10x10 puzzle.
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
-    /// The planner.
-    #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
-    pub planner: PipesPlanner,
-    /// dfs and astar give up after this many states (our budget; the write-up has none).
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
-    pub max_states: u64,
     #[command(flatten)]
-    pub write_up: WriteUpArg,
-}
-
-/// The write-up's version of dfs and astar.
-#[derive(Clone, Copy, Debug, Args, Default)]
-pub struct WriteUpArg {
-    /// dfs and astar exactly as the write-up prints them: successors all
-    /// clockwise, then all anticlockwise, then all half turns; visited and goal
-    /// tested when a state is taken, not when made; astar's open list keeps
-    /// copies and takes the latest of equal f; h with a plain division; the
-    /// whole search path is played (20,108 moves for dfs on 3x3-flat). Default
-    /// (ours): visited and goal tested when made, astar keeps the best g per
-    /// state and breaks ties by least h, h rounds up, and the goal is played
-    /// as at most one move per tile.
-    #[arg(long)]
-    pub write_up: bool,
-}
-
-impl WriteUpArg {
-    fn variant(self) -> Variant {
-        if self.write_up { Variant::WriteUp } else { Variant::Ours }
-    }
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum PipesPlanner {
-    /// Constraint propagation and backtracking: complete and fast on any size.
-    #[default]
-    Solve,
-    /// Blind depth-first search from the write-up (ours by default, --write-up for
-    /// its own; boards up to 64 tiles; meant for 3x3).
-    Dfs,
-    /// A* with the write-up's heuristic (ours by default, --write-up for its own;
-    /// boards up to 64 tiles).
-    Astar,
-}
-
-impl PipesPlanner {
-    /// A fresh planner of this kind; `max_states` bounds dfs and astar,
-    /// `write_up` picks their version.
-    pub fn planner(self, max_states: u64, write_up: WriteUpArg) -> Box<dyn Planner<PipesGame>> {
-        match self {
-            PipesPlanner::Solve => Box::new(Solve::new()),
-            PipesPlanner::Dfs => Box::new(Dfs::with_variant(max_states, write_up.variant())),
-            PipesPlanner::Astar => Box::new(AStar::with_variant(max_states, write_up.variant())),
-        }
-    }
+    pub planner: PlannerArgs,
 }
 
 #[derive(Debug, Args)]
@@ -122,14 +69,8 @@ pub struct BenchPipes {
     /// Only puzzles with at most this many tiles (dfs and astar are meant for small boards).
     #[arg(long, value_name = "N")]
     pub max_tiles: Option<usize>,
-    /// The planner.
-    #[arg(long, value_enum, default_value_t = PipesPlanner::Solve)]
-    pub planner: PipesPlanner,
-    /// dfs and astar give up after this many states (our budget; the write-up has none).
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES, value_name = "N")]
-    pub max_states: u64,
     #[command(flatten)]
-    pub write_up: WriteUpArg,
+    pub planner: PlannerArgs,
     /// Times each puzzle is solved; the report gives the median.
     #[arg(long, default_value_t = 11)]
     pub repeat: u32,
@@ -162,13 +103,15 @@ pub struct GenPipes {
 
 /// Reads and validates a puzzle file. Errors name the file, line and column.
 fn read_puzzle(path: &Path) -> anyhow::Result<pipes::Config> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
-    let puzzle = Puzzle::parse(&text).map_err(|error| error.in_file(path))?;
+    let puzzle = map::read::<Puzzle>(path)?;
     Ok(pipes::Config::try_from(puzzle.setup).map_err(|error| error.in_file(path))?)
 }
 
 impl PipesArgs {
+    /// The validated puzzle these flags name (after checking the planner
+    /// flags). Errors name the puzzle file and line.
     pub fn config(&self) -> anyhow::Result<pipes::Config> {
+        self.planner.check()?;
         match &self.map {
             Some(path) => read_puzzle(path),
             None => {
@@ -198,8 +141,9 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
         );
         return Ok(Exit::Success);
     }
-    let (kind, max_states, write_up) = (args.pipes.planner, args.pipes.max_states, args.pipes.write_up);
-    play_one::<PipesGame, _>(Arc::new(config), move || kind.planner(max_states, write_up), &args.options)
+    let level = Arc::new(config);
+    let planner_level = Arc::clone(&level);
+    play_one::<PipesGame, _>(level, move || args.pipes.planner.make(&planner_level), &args.options)
 }
 
 /// `run pipes` and a session's Pipes entries: each puzzle is a level (none:
@@ -210,8 +154,7 @@ pub fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPl
         args.map = map.map(Path::to_path_buf).or(args.map);
         args.config()
     })?;
-    let (kind, max_states, write_up) = (args.planner, args.max_states, args.write_up);
-    Ok(GameEntry::<PipesGame, _>::player(levels, move |_: &pipes::Config| kind.planner(max_states, write_up)))
+    Ok(GameEntry::<PipesGame, _>::player(levels, move |level: &pipes::Config| args.planner.make(level)))
 }
 
 fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
@@ -258,12 +201,13 @@ fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
 }
 
 pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
+    args.planner.check().exit_code(Exit::BadInput)?;
     let puzzles = bench_puzzles(&args)?;
-    let (kind, max_states, write_up) = (args.planner, args.max_states, args.write_up);
     let progress = Progress::with_total(puzzles.len() as u64);
     let report = {
         let _bar = progress_bar("pipes puzzles", &progress);
-        bench::bench_pipes(&puzzles, || kind.planner(max_states, write_up), args.repeat, &interrupt_budget(), &progress)
+        let make_planner = |level: &pipes::Config| args.planner.make(level);
+        bench::bench_pipes(&puzzles, make_planner, args.repeat, &interrupt_budget(), &progress)
     };
     if args.json {
         print_json(&report)?;

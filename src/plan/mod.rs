@@ -305,10 +305,11 @@ impl<G: Game> StoredPlan<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pipes::solve::Solve;
+    use crate::game::pipes::plan::solve::Solve;
     use crate::game::pipes::{self, PipesGame, Puzzle};
     use crate::game::slide::plan::astar::AStar;
     use crate::game::slide::{self, Goal, SlideGame};
+    use crate::map::Level;
 
     fn slide_game(tiles: &[u8], goal: Goal) -> SlideGame {
         SlideGame::new(&slide::Config::fixed(3, tiles, goal).unwrap(), 0)

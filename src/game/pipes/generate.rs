@@ -21,8 +21,11 @@
 //! serves many changes and a change stays local: a 300×300 board takes
 //! about a dozen rounds. (Proving uniqueness by counting solutions after
 //! each single change, as before, took minutes at 300×300.)
+//!
+//! The generator is not part of the rules: it stands above the planners,
+//! since it runs the solver, which the rules never name.
 
-use crate::game::pipes::solve::Solver;
+use crate::game::pipes::plan::solve::Solver;
 use crate::game::pipes::{DIR_BITS, Grid, PipesSetup, opposite, rotate_by};
 use crate::plan::{Budget, PlanError};
 use crate::rng::GameRng;
@@ -357,7 +360,7 @@ mod tests {
                     + usize::from(generated.setup.source_col);
                 assert_eq!(find_flaw(grid, source, &generated.solution), Ok(()), "{width}x{height} seed {seed}");
                 for (tile, &mask) in generated.setup.tiles.iter().enumerate() {
-                    assert!(super::super::is_rotation_of(mask, generated.solution[tile]));
+                    assert!(super::super::grid::is_rotation_of(mask, generated.solution[tile]));
                 }
                 assert_eq!(generate(&options).unwrap(), generated, "same seed, same puzzle");
             }

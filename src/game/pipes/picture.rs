@@ -1,12 +1,19 @@
-//! Pipes as plain data (`replay export --states`) and as a picture for the
+//! Pipes on screen ([`Show`]): the board as text (box-drawing characters),
+//! as plain data (`replay export --states`) and as a picture for the
 //! viewers: every tile's pipes, blue as far as the water from the source
 //! reaches through joined ends, grey beyond; dead ends as boxes, the
 //! source as a dark disc.
 
 use serde::Serialize;
 
-use super::{DIR_BITS, PipesGame, opposite};
+use super::PipesGame;
+use super::config::Config;
+use super::grid::{DIR_BITS, opposite};
+use crate::game::Show;
 use crate::game::picture::{Colour, Mark, Picture, Tile};
+
+/// Unicode box-drawing character for each mask, for `render`.
+const BOX_CHARS: [char; 16] = ['·', '╵', '╶', '└', '╷', '│', '┌', '├', '╴', '┘', '─', '┴', '┐', '┤', '┬', '┼'];
 
 /// What changes during a Pipes game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -23,7 +30,7 @@ impl PipesGame {
     /// Which tiles the water reaches: a search from the source along pipe
     /// ends that meet a neighbour's.
     pub(crate) fn watered(&self) -> Vec<bool> {
-        let grid = self.config.grid;
+        let grid = self.config.grid();
         let mut reached = vec![false; self.tiles.len()];
         let mut pending = vec![self.config.source()];
         reached[self.config.source()] = true;
@@ -41,17 +48,43 @@ impl PipesGame {
         }
         reached
     }
+}
 
-    pub(super) fn snapshot_state(&self) -> PipesSnapshot {
+impl Show for PipesGame {
+    fn render(&self) -> String {
+        let grid = self.config.grid();
+        let status = match &self.outcome {
+            None => "running".to_string(),
+            Some(outcome) => outcome.to_string(),
+        };
+        let source = self.config.source();
+        let width = usize::from(grid.width);
+        let mut out = format!(
+            "tick {}  unmatched ends {}  source ({}, {})  {status}\n",
+            self.tick,
+            self.unmatched_ends,
+            source % width,
+            source / width
+        );
+        for row in self.tiles.chunks(width) {
+            out.extend(row.iter().map(|&mask| BOX_CHARS[usize::from(mask)]));
+            out.push('\n');
+        }
+        out
+    }
+
+    type Snapshot = PipesSnapshot;
+
+    fn snapshot(&self) -> PipesSnapshot {
         PipesSnapshot {
-            tiles: self.tiles.chunks(usize::from(self.config.grid.width)).map(<[u8]>::to_vec).collect(),
+            tiles: self.tiles.chunks(usize::from(self.config.grid().width)).map(<[u8]>::to_vec).collect(),
             unmatched_ends: self.unmatched_ends,
             watered: self.watered().iter().filter(|&&wet| wet).count() as u32,
         }
     }
 
-    pub(super) fn draw_board(&self) -> Picture {
-        let grid = self.config.grid;
+    fn draw(&self) -> Picture {
+        let grid = self.config.grid();
         let mut picture = Picture::new(grid.width, grid.height, 24, 24, Tile::plain(Colour::LightGrey));
         picture.link_width = 30;
         let watered = self.watered();
@@ -71,5 +104,9 @@ impl PipesGame {
         picture.caption =
             format!("water reaches {n_watered} of {} tiles, {} unmatched ends", self.tiles.len(), self.unmatched_ends);
         picture
+    }
+
+    fn describe(config: &Config) -> String {
+        config.describe_rules()
     }
 }

@@ -56,11 +56,12 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::{BinaryHeap, HashMap, HashSet};
 
-use crate::game::pipes::dfs::{
+use crate::game::pipes::plan::dfs::{
     BUDGET_POLL_STATES, Found, SearchTree, WRITE_UP_TURNS, play_search, small_board, write_up_limits,
 };
-use crate::game::pipes::small::MAX_SMALL_TILES;
-use crate::game::pipes::{PipesGame, Rotate, moves_between};
+use crate::game::pipes::plan::moves_between;
+use crate::game::pipes::plan::small::MAX_SMALL_TILES;
+use crate::game::pipes::{PipesGame, Rotate};
 use crate::plan::{Budget, Decision, PlanError, Planner, StoredPlan, Variant};
 
 /// The `astar` planner.
@@ -72,18 +73,10 @@ pub struct AStar {
 }
 
 impl AStar {
-    /// Our heuristic search, giving up once it holds `max_states` states.
-    pub fn new(max_states: u64) -> AStar {
-        AStar::with_variant(max_states, Variant::Ours)
-    }
-
-    /// The write-up's heuristic search, giving up once its open and closed
-    /// lists hold `max_states` states.
-    pub fn write_up(max_states: u64) -> AStar {
-        AStar::with_variant(max_states, Variant::WriteUp)
-    }
-
-    pub fn with_variant(max_states: u64, variant: Variant) -> AStar {
+    /// The heuristic search in `variant`'s version, giving up once it holds
+    /// `max_states` states (ours counts distinct states, the write-up's the
+    /// entries of its open and closed lists).
+    pub fn new(max_states: u64, variant: Variant) -> AStar {
         AStar { max_states, variant, plan: StoredPlan::default() }
     }
 }

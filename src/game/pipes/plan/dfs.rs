@@ -47,8 +47,9 @@
 
 use std::collections::HashSet;
 
-use crate::game::pipes::small::{MAX_SMALL_TILES, SmallBoard};
-use crate::game::pipes::{PipesGame, Rotate, Turn, moves_between};
+use crate::game::pipes::plan::moves_between;
+use crate::game::pipes::plan::small::{MAX_SMALL_TILES, SmallBoard};
+use crate::game::pipes::{PipesGame, Rotate, Turn};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan, Variant};
 
 /// The state budget both searches default to.
@@ -70,18 +71,9 @@ pub struct Dfs {
 }
 
 impl Dfs {
-    /// Our blind search, giving up after visiting `max_states` states.
-    pub fn new(max_states: u64) -> Dfs {
-        Dfs::with_variant(max_states, Variant::Ours)
-    }
-
-    /// The write-up's blind search, giving up once it holds `max_states`
-    /// states.
-    pub fn write_up(max_states: u64) -> Dfs {
-        Dfs::with_variant(max_states, Variant::WriteUp)
-    }
-
-    pub fn with_variant(max_states: u64, variant: Variant) -> Dfs {
+    /// The blind search in `variant`'s version. Ours gives up after visiting
+    /// `max_states` states, the write-up's once it holds `max_states` states.
+    pub fn new(max_states: u64, variant: Variant) -> Dfs {
         Dfs { max_states, variant, plan: StoredPlan::default() }
     }
 }
