@@ -22,7 +22,6 @@
 pub mod analysis;
 pub mod bench;
 pub mod evolve;
-pub mod ga;
 pub mod game;
 pub mod map;
 pub mod par;

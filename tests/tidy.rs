@@ -263,11 +263,7 @@ fn is_planner_file(path: &str) -> bool {
 }
 
 /// Planner files not yet moved into their game's `plan/` folder.
-const PLANNER_FILES: &[&str] = &[
-    "src/game/flag/exact.rs",
-    "src/game/flag/ga.rs",
-    "src/game/flag/search.rs",
-];
+const PLANNER_FILES: &[&str] = &["src/game/flag/exact.rs", "src/game/flag/ga.rs", "src/game/flag/search.rs"];
 
 /// The binary's files: everything else is the library.
 fn is_binary(path: &str) -> bool {

@@ -10,13 +10,13 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::ga::GaError;
 use crate::game::flag::exact::{ExactSolver, Solution, Verdict};
 use crate::game::flag::ga::{GaSettings, evolve};
 use crate::game::flag::search::{Found, SearchSettings, anytime};
 use crate::game::flag::{self, FlagGame};
 use crate::game::{Game, Show};
 use crate::par::{Workers, map_indexed};
+use crate::plan::ga::GaError;
 use crate::plan::{Budget, PlanError, format_params};
 use crate::progress::Progress;
 use crate::rng::derive_seed;

@@ -10,12 +10,12 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::settings::{DraftEvolutionSettings, MergeScope, Representation, SequenceCrossover};
-use crate::ga::{
-    happens, linear_order_crossover, order_crossover, roulette_wheel, standard_normal, uniform_crossover, unit_interval,
-};
 use crate::game::locm::draft::Draft;
 use crate::game::locm::plan::draft::DraftBot;
 use crate::game::locm::plan::genome::Genome;
+use crate::plan::ga::{
+    happens, linear_order_crossover, order_crossover, roulette_wheel, standard_normal, uniform_crossover, unit_interval,
+};
 use crate::rng::GameRng;
 
 /// A member's genes.

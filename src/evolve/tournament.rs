@@ -9,8 +9,8 @@ use super::genes::{Member, drafters};
 use super::jobs::GenerationGames;
 use super::seeds::PHASE_TOURNAMENT;
 use super::settings::Tournament;
-use crate::ga::distinct_indices;
 use crate::game::locm::plan::draft::DraftBot;
+use crate::plan::ga::distinct_indices;
 use crate::rng::GameRng;
 
 /// One match of a round: the tournament it belongs to, and its two

@@ -6,6 +6,8 @@
 //! by move, reporting [`PlanStats`] only on the ticks where they planned, so
 //! the session logs one event per plan and never one per node.
 
+pub mod ga;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

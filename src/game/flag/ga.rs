@@ -59,8 +59,8 @@
 use std::fmt;
 
 use super::{Config, Dir, FlagGame, NO_CELL, Tile};
-use crate::ga::{self, Evolution, EvolutionSettings, GaError, Problem, RunEnd, Scheme};
 use crate::game::Game;
+use crate::plan::ga::{self, Evolution, EvolutionSettings, GaError, Problem, RunEnd, Scheme};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan};
 use crate::rng::{GameRng, derive_seed};
 

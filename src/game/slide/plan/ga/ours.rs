@@ -13,8 +13,8 @@ use std::sync::atomic::Ordering;
 
 use super::round::Round;
 use super::{GaResult, GaSettings, shorten, stop_at_first_solve};
-use crate::ga::{Evolution, EvolutionSettings, RunEnd, Scheme};
 use crate::game::slide::{Board, Dir, Goal, neighbour};
+use crate::plan::ga::{Evolution, EvolutionSettings, RunEnd, Scheme};
 use crate::plan::{Budget, PlanError};
 use crate::rng::GameRng;
 

@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::GaSettings;
-use crate::ga::{Problem, one_point_crossover};
 use crate::game::slide::{Board, Dir, Goal, MAX_CELLS, neighbour};
+use crate::plan::ga::{Problem, one_point_crossover};
 use crate::rng::GameRng;
 
 /// `sqrt(d)` for every squared distance on a 5×5 board (at most 4² + 4²).

@@ -35,8 +35,8 @@ use std::sync::atomic::Ordering;
 
 use super::round::Round;
 use super::{GaResult, GaSettings, shorten, stop_at_first_solve};
-use crate::ga::Problem;
 use crate::game::slide::{Board, Dir, Goal, neighbour};
+use crate::plan::ga::Problem;
 use crate::plan::{Budget, PlanError};
 use crate::rng::GameRng;
 
