@@ -3,6 +3,7 @@
 
 mod analysis;
 mod cli;
+mod docs;
 mod flag;
 mod golden;
 mod locm;
