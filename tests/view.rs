@@ -419,14 +419,18 @@ fn render_writes_each_format_and_refuses_bad_requests_with_exit_2() {
         assert!(dir.path().join(name).metadata().unwrap().len() > 1000);
         assert!(!dir.path().join(format!("{name}.part")).exists());
     }
-    // A page is made to be shared: its title names the replay, not the
-    // directories it was rendered from.
+    // A page or picture is made to be shared: its title names the replay,
+    // not the directories it was rendered from.
     let page = std::fs::read_to_string(dir.path().join("game.html")).unwrap();
     let title = embedded_data(&page).expect("the page's data").title;
     assert!(title.starts_with("snake-arena12-cap150.tbr"), "{title}");
     assert!(page.contains(&format!("<title>{title}")), "the page's title is its data's");
+    let svg = std::fs::read_to_string(dir.path().join("game.svg")).unwrap();
+    assert!(svg.contains("<title>snake-arena12-cap150.tbr (ticks 10 to 30)</title>"), "the picture's title");
     let directory = file.parent().unwrap().display().to_string();
-    assert!(!page.contains(&directory), "the page names the directory {directory}");
+    for (name, text) in [("page", &page), ("picture", &svg)] {
+        assert!(!text.contains(&directory), "the {name} names the directory {directory}");
+    }
     #[track_caller]
     fn refused(dir: &Path, file: &Path, args: &[&str], message: &str) {
         let output = tickbot(dir).args(["replay", "render"]).arg(file).args(args).output().unwrap();

@@ -91,7 +91,7 @@ pub(crate) struct Viewer<'a> {
 impl<'a> Viewer<'a> {
     pub(crate) fn new(replay: &Replay, options: &RenderOptions, out: &'a mut dyn Write) -> Viewer<'a> {
         let data = ViewerData {
-            title: without_directories(&options.title),
+            title: options.title.clone(),
             description: super::replay_description(replay),
             from: options.range.from,
             to: options.range.to,
@@ -217,14 +217,6 @@ impl super::Encoder for Viewer<'_> {
         self.out.flush()?;
         Ok(())
     }
-}
-
-/// `title` from its replay's file name on: a title that starts with the
-/// replay's path (`DIR/NAME.tbr (ticks 0 to 99)`) keeps `NAME.tbr (ticks 0
-/// to 99)`. A page is made to be shared, and the directories it was
-/// rendered from name the author's machine, not the game.
-fn without_directories(title: &str) -> String {
-    title.rsplit(std::path::is_separator).next().unwrap_or(title).to_string()
 }
 
 /// The viewer data embedded in a page written by `replay render`, for

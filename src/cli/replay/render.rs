@@ -25,7 +25,10 @@ pub(super) fn render(path: &Path, out: &Path, from: Option<u32>, to: Option<u32>
     };
     let replay = read(path)?;
     let range = TickRange::of(&replay, from, to).map_err(|error| failure(path, error))?;
-    let title = format!("{} (ticks {} to {})", path.display(), range.from, range.to);
+    // A page or picture is made to be shared: its title names the replay
+    // file, not the directories of the machine it was rendered on.
+    let name = path.file_name().map_or_else(|| path.display().to_string(), |name| name.to_string_lossy().into_owned());
+    let title = format!("{name} (ticks {} to {})", range.from, range.to);
     let options = RenderOptions { format, range, fps, title };
     let part = part_path(out);
     let file =
