@@ -58,7 +58,7 @@ pub enum RunGame {
 }
 
 /// The options of `tickbot run`: each overrides the session file's setting
-/// of the same name (see the README's session file section).
+/// of the same name (see docs/guide.md, "Session files").
 #[derive(Debug, Args)]
 pub struct RunOptions {
     /// Games to play over all entries (the first ones of the session's order).

@@ -58,7 +58,7 @@
 //! **Boards without such a tiling** (a side of odd length, walls not aligned
 //! to 2×2 blocks, or a start body that lies on no block cycle): `cycle` plays
 //! those games as the default `bfs-tail` does, which never stalls but may
-//! lose; see the README's Snake section. Odd × odd boards have no Hamiltonian
+//! lose; see docs/games/snake.md. Odd × odd boards have no Hamiltonian
 //! cycle at all, so no planner can promise a win there.
 //!
 //! It owns only its tables and scratch buffers, sized once per board:

@@ -7,7 +7,7 @@
 //! frozen on the board (each round plays its policies from the board the
 //! prefix leads to, with `move_count` fresh genes), so a solution may be
 //! longer than `move_count`; and the plan is the shortened solution. On 100
-//! random 8-puzzles these changes solve every one (see the README).
+//! random 8-puzzles these changes solve every one (see docs/games/slide.md).
 
 use std::sync::atomic::Ordering;
 
