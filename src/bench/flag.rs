@@ -421,6 +421,7 @@ fn size_report(size: &str, per_map: &[FlagSearchMapReport]) -> FlagSearchSizeRep
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::Level;
 
     #[test]
     fn reports_count_what_they_ran() {

@@ -14,6 +14,7 @@ use tickbot::game::flag::ga::{Fitness, GaPlanner, GaSettings, Mutation};
 use tickbot::game::flag::generate::GenSettings;
 use tickbot::game::flag::search::{AnytimeSearch, SearchSettings};
 use tickbot::game::flag::{self, FlagGame, FlagSetup};
+use tickbot::map::{self, Level};
 use tickbot::par::Workers;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
@@ -188,17 +189,11 @@ impl FlagPlannerArgs {
     }
 }
 
-/// Reads and validates a map file; errors name the file, line and column.
-fn read_map(path: &Path) -> anyhow::Result<flag::Config> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
-    Ok(flag::Config::parse(&text).map_err(|error| error.in_file(path))?)
-}
-
 impl FlagArgs {
     /// The validated level these flags name, and its display name.
     pub fn config(&self) -> anyhow::Result<(flag::Config, String)> {
         match &self.map {
-            Some(path) => Ok((read_map(path)?, path.display().to_string())),
+            Some(path) => Ok((map::read::<flag::Config>(path)?, path.display().to_string())),
             None => {
                 let config =
                     flag::Config::parse(DEFAULT_FLAG_MAP).map_err(|error| error.in_file(DEFAULT_FLAG_MAP_NAME))?;
@@ -302,7 +297,7 @@ fn collect_maps(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, flag::Config)>
             }
         }
     }
-    files.iter().map(|file| Ok((file.display().to_string(), read_map(file)?))).collect()
+    files.iter().map(|file| Ok((file.display().to_string(), map::read::<flag::Config>(file)?))).collect()
 }
 
 pub fn bench(args: BenchFlag) -> Result<Exit, Failure> {

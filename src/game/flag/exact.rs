@@ -1171,6 +1171,7 @@ impl Planner<FlagGame> for Exact {
 pub(super) mod tests {
     use super::*;
     use crate::game::{OutcomeKind, Show, Status};
+    use crate::map::Level;
 
     fn solve(text: &str) -> Solution {
         let config = Config::parse(text).unwrap_or_else(|error| panic!("{error}"));

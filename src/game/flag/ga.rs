@@ -616,6 +616,7 @@ impl Planner<FlagGame> for GaPlanner {
 mod tests {
     use super::*;
     use crate::game::{OutcomeKind, Status};
+    use crate::map::Level;
 
     fn round(number: usize) -> Config {
         let path = format!("{}/maps/flag/round-{number:02}.txt", env!("CARGO_MANIFEST_DIR"));

@@ -244,6 +244,7 @@ mod tests {
     use crate::game::flag::designer::{DesignerSettings, design};
     use crate::game::flag::play_moves;
     use crate::game::{OutcomeKind, Status};
+    use crate::map::Level;
     use crate::rng::GameRng;
 
     fn run(config: &Config, settings: &SearchSettings, seed: u64) -> Anytime {
