@@ -264,9 +264,6 @@ fn is_planner_file(path: &str) -> bool {
 
 /// Planner files not yet moved into their game's `plan/` folder.
 const PLANNER_FILES: &[&str] = &[
-    "src/game/flag/exact.rs",
-    "src/game/flag/ga.rs",
-    "src/game/flag/search.rs",
     "src/game/slide/astar.rs",
     "src/game/slide/idastar.rs",
     "src/game/slide/ga.rs",

@@ -14,17 +14,13 @@
 //! - [`picture`]: how people see it;
 //! - [`generate`] and [`designer`]: random solvable maps, laid by a walk
 //!   that is their witness (no planner needed);
-//! - the planners beside them: `exact` (a complete search), `search` (an
-//!   anytime search for large maps) and `ga` (the write-up's genetic
-//!   algorithm with `write_up`, ours by default).
+//! - [`plan`]: the planners and their registry.
 
 mod config;
 pub mod designer;
-pub mod exact;
-pub mod ga;
 pub mod generate;
 pub mod picture;
-pub mod search;
+pub mod plan;
 mod setup;
 mod state;
 
