@@ -2,7 +2,7 @@
 //! move sequence, or proves that none exists.
 //!
 //! IDA* over the total number of moves, on the search over tile entries
-//! ([`super::entry_search`], which holds the macro moves, the lower bounds
+//! (`super::entry_search`, which holds the macro moves, the lower bounds
 //! and the cuts). A solution is exactly as many macro moves as entries are
 //! owed, and a final walk to the flag, so the depth is bounded, which is
 //! what makes "no solution" a proof rather than a timeout.

@@ -10,9 +10,9 @@
 //!   own.
 //!
 //! `exact` and `search` run the same search over tile entries,
-//! [`entry_search`].
+//! `entry_search`.
 
-pub mod entry_search;
+pub(crate) mod entry_search;
 pub mod exact;
 pub mod ga;
 #[cfg(test)]

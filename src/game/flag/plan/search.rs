@@ -5,7 +5,7 @@
 //! It runs the search over tile entries that the `exact` planner runs too
 //! (entries over macro moves, the reachability, dead-end and
 //! articulation-point rules, the transposition table: see
-//! [`super::entry_search`]) and differs in how it orders and bounds the
+//! `super::entry_search`) and differs in how it orders and bounds the
 //! search:
 //!
 //! 1. **First solution**: depth-first search with no length bound, trying
@@ -187,7 +187,7 @@ pub(crate) fn anytime(
     })
 }
 
-/// The `search` planner: plans once with [`anytime`], then plays the plan.
+/// The `search` planner: plans once with `anytime`, then plays the plan.
 #[derive(Debug)]
 pub struct AnytimeSearch {
     tables: BoardTables,
