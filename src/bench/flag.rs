@@ -10,9 +10,11 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::game::flag::exact::{ExactSolver, Solution, Verdict};
-use crate::game::flag::ga::{GaSettings, evolve};
-use crate::game::flag::search::{Found, SearchSettings, anytime};
+use crate::plan::ga::GaError;
+use crate::game::flag::plan::entry_search::BoardTables;
+use crate::game::flag::plan::exact::{Solution, Verdict, solve};
+use crate::game::flag::plan::ga::{GaSettings, evolve};
+use crate::game::flag::plan::search::{Found, SearchSettings, anytime};
 use crate::game::flag::{self, FlagGame};
 use crate::game::{Game, Show};
 use crate::par::{Workers, map_indexed};
@@ -181,8 +183,8 @@ pub fn bench_flag_exact(
     for (name, level) in levels {
         let game = FlagGame::new(level, 0);
         let started = Instant::now();
-        let solver = ExactSolver::new(level);
-        let result = solver.solve(game.visits(), game.position(), &budget.with_deadline(started + limit));
+        let tables = BoardTables::new(level);
+        let result = solve(&tables, game.visits(), game.position(), &budget.with_deadline(started + limit));
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let (verdict, moves, nodes, iterations) = match &result {
             Ok(Solution { verdict: Verdict::Solved(moves), nodes, iterations }) => {
@@ -319,9 +321,9 @@ pub fn bench_flag_search(
         let level = &map.level;
         let game = FlagGame::new(level, 0);
         let started = Instant::now();
-        let solver = ExactSolver::new(level);
+        let tables = BoardTables::new(level);
         let result =
-            anytime(&solver, game.visits(), game.position(), &budget.with_deadline(started + limit), settings, 0);
+            anytime(&tables, game.visits(), game.position(), &budget.with_deadline(started + limit), settings, 0);
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         let mut report = FlagSearchMapReport {
             map: map.name.clone(),
@@ -421,6 +423,7 @@ fn size_report(size: &str, per_map: &[FlagSearchMapReport]) -> FlagSearchSizeRep
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::map::Level;
 
     #[test]
     fn reports_count_what_they_ran() {

@@ -5,17 +5,15 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, anyhow};
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use tickbot::bench;
 use tickbot::game::flag::designer::DesignerSettings;
-use tickbot::game::flag::exact::Exact;
-use tickbot::game::flag::ga::{Fitness, GaPlanner, GaSettings, Mutation};
 use tickbot::game::flag::generate::GenSettings;
-use tickbot::game::flag::search::{AnytimeSearch, SearchSettings};
+use tickbot::game::flag::plan::{PlannerArgs, PlannerName};
 use tickbot::game::flag::{self, FlagGame, FlagSetup};
+use tickbot::map::{self, Level};
 use tickbot::par::Workers;
-use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
@@ -47,158 +45,14 @@ pub struct FlagArgs {
     #[arg(long, value_name = "FILE")]
     pub map: Option<PathBuf>,
     #[command(flatten)]
-    pub planner: FlagPlannerArgs,
-}
-
-/// The planner and the GA's parameters (ignored by `exact`).
-#[derive(Clone, Debug, Args, Default)]
-pub struct FlagPlannerArgs {
-    /// The planner: `exact` (shortest solution or a proof there is none), `search`
-    /// (anytime: a first plan fast, then shorter ones) or `ga`.
-    #[arg(long, value_enum, default_value_t = FlagPlanner::Exact)]
-    pub planner: FlagPlanner,
-    /// search: search nodes spent shortening the first plan (0: play the first). Counted in
-    /// nodes, not time, so a seed always gives the same plan.
-    #[arg(long, default_value_t = SearchSettings::default().improve_nodes, value_name = "NODES")]
-    pub improve_nodes: u64,
-    /// GA: population size.
-    #[arg(long, default_value_t = 40)]
-    pub population: usize,
-    /// GA: the best this many are the parents (rank selection).
-    #[arg(long, default_value_t = 25)]
-    pub parents: usize,
-    /// GA: the best this many are carried into the next generation.
-    #[arg(long, default_value_t = 5)]
-    pub elites: usize,
-    /// GA: the write-up's version: one child per pair of parents (35 a generation, cuts
-    /// in 0..L-1, the second parent's genes on the inclusive segment), the text's
-    /// mutation_rate 0.3 (swap 70%), no void penalty (the fitness of its reported
-    /// runs), and the length counted after the start tile's first entry (38 on round
-    /// 12). Default (ours): two complementary children per pair, swap 40% (the
-    /// code's mutation_rate 0.6), a void penalty of 1, the start tile counted (39).
-    #[arg(long)]
-    pub write_up: bool,
-    /// GA: carry the elites over unchanged (the write-up mutated them with the children).
-    #[arg(long)]
-    pub frozen_elites: bool,
-    /// GA: mutation operator. improved: reset one gene with probability
-    /// --mutation-rate, else swap two genes; original: reset one gene with
-    /// probability --mutation-rate, else nothing.
-    #[arg(long, value_enum, default_value_t = MutationArg::Improved)]
-    pub mutation: MutationArg,
-    /// GA: the write-up's mutation_rate, in percent: the chance of a reset. Default:
-    /// 60 for improved (the code's value, so swap 40%), 30 for original and for
-    /// improved with --write-up (the text's only stated value, so swap 70%).
-    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(0..=100))]
-    pub mutation_rate: Option<u32>,
-    /// GA: fitness. linear: owed entries + distance to the flag; double: 2*owed + distance.
-    #[arg(long, value_enum, default_value_t = FitnessArg::Linear)]
-    pub fitness: FitnessArg,
-    /// GA: added per void (blocked) move unless the rest of the fitness is 0. Default:
-    /// 1 (the form of the write-up's section 4b, which gives no value), 0 with --write-up.
-    #[arg(long, value_name = "N")]
-    pub void_penalty: Option<u32>,
-    /// GA: chromosome length. Default: #fragile + 2*#cracked + 5*(#stone + 1), with
-    /// --write-up counted after the start tile's first entry.
-    #[arg(long, value_name = "GENES")]
-    pub length: Option<usize>,
-    /// GA: give up after this many generations (our cap; the write-up has none).
-    #[arg(long, default_value_t = 200_000)]
-    pub max_generations: u64,
-    /// GA: evaluate fitness on several threads (same result; rarely faster).
-    #[arg(long)]
-    pub parallel: bool,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum FlagPlanner {
-    /// Complete search: a shortest winning sequence, or "no solution".
-    #[default]
-    Exact,
-    /// A genetic algorithm from the write-up (ours, or its own with --write-up), seeded from --seed.
-    Ga,
-    /// Anytime search: a winning plan as soon as one is found, then shorter ones, for
-    /// --improve-nodes nodes; reports a lower bound. For large maps.
-    Search,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum MutationArg {
-    #[default]
-    Improved,
-    Original,
-}
-
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum FitnessArg {
-    #[default]
-    Linear,
-    Double,
-}
-
-impl FlagPlannerArgs {
-    /// The GA settings these flags choose.
-    pub fn ga_settings(&self) -> GaSettings {
-        let base = if self.write_up { GaSettings::write_up() } else { GaSettings::default() };
-        let mutation = match (self.mutation, self.mutation_rate) {
-            (MutationArg::Improved, None) => base.mutation,
-            (MutationArg::Improved, Some(rate)) => Mutation::SwapElseReset { swap_percent: 100 - rate },
-            (MutationArg::Original, rate) => Mutation::Reset { percent: rate.unwrap_or(30) },
-        };
-        GaSettings {
-            population: self.population,
-            parents: self.parents,
-            elites: self.elites,
-            mutate_elites: !self.frozen_elites,
-            mutation,
-            fitness: match self.fitness {
-                FitnessArg::Linear => Fitness::Linear,
-                FitnessArg::Double => Fitness::DoubleOwed,
-            },
-            void_penalty: self.void_penalty.unwrap_or(base.void_penalty),
-            chromosome_length: self.length,
-            max_generations: self.max_generations,
-            parallel: self.parallel,
-            ..base
-        }
-    }
-
-    /// Checks the flags: bad GA parameters are bad input.
-    fn check(&self) -> Result<(), Failure> {
-        match self.planner {
-            FlagPlanner::Exact | FlagPlanner::Search => Ok(()),
-            FlagPlanner::Ga => {
-                self.ga_settings().validate().map_err(|error| Failure::bad_input(anyhow!("bad GA parameters: {error}")))
-            }
-        }
-    }
-
-    /// A fresh planner for `level`, as these flags choose it ([`Self::check`] first).
-    pub fn planner(&self, level: &flag::Config) -> Box<dyn Planner<FlagGame>> {
-        match self.planner {
-            FlagPlanner::Exact => Box::new(Exact::new(level)),
-            FlagPlanner::Ga => Box::new(GaPlanner::new(level, self.ga_settings())),
-            FlagPlanner::Search => Box::new(AnytimeSearch::new(level, self.search_settings())),
-        }
-    }
-
-    /// The `search` planner's settings these flags choose.
-    pub fn search_settings(&self) -> SearchSettings {
-        SearchSettings { improve_nodes: self.improve_nodes }
-    }
-}
-
-/// Reads and validates a map file; errors name the file, line and column.
-fn read_map(path: &Path) -> anyhow::Result<flag::Config> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read map {}", path.display()))?;
-    Ok(flag::Config::parse(&text).map_err(|error| error.in_file(path))?)
+    pub planner: PlannerArgs,
 }
 
 impl FlagArgs {
     /// The validated level these flags name, and its display name.
     pub fn config(&self) -> anyhow::Result<(flag::Config, String)> {
         match &self.map {
-            Some(path) => Ok((read_map(path)?, path.display().to_string())),
+            Some(path) => Ok((map::read::<flag::Config>(path)?, path.display().to_string())),
             None => {
                 let config =
                     flag::Config::parse(DEFAULT_FLAG_MAP).map_err(|error| error.in_file(DEFAULT_FLAG_MAP_NAME))?;
@@ -210,16 +64,16 @@ impl FlagArgs {
 
 pub fn play(args: PlayFlag) -> Result<Exit, Failure> {
     let (level, _) = args.flag.config().exit_code(Exit::BadInput)?;
-    args.flag.planner.check()?;
+    args.flag.planner.check().exit_code(Exit::BadInput)?;
     let level = Arc::new(level);
     let planner_level = Arc::clone(&level);
-    play_one::<FlagGame, _>(level, move || args.flag.planner.planner(&planner_level), &args.options)
+    play_one::<FlagGame, _>(level, move || args.flag.planner.make(&planner_level), &args.options)
 }
 
 /// `run flag` and a session's Flag entries: each map is a level (none: the
 /// one these flags name), played by the planner these flags choose.
 pub fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Failure> {
-    args.planner.check()?;
+    args.planner.check().exit_code(Exit::BadInput)?;
     let levels = levels
         .read(|map| {
             let mut args = args.clone();
@@ -227,13 +81,13 @@ pub fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Fa
             Ok(args.config()?.0)
         })
         .exit_code(Exit::BadInput)?;
-    Ok(GameEntry::<FlagGame, _>::player(levels, move |level: &flag::Config| args.planner.planner(level)))
+    Ok(GameEntry::<FlagGame, _>::player(levels, move |level: &flag::Config| args.planner.make(level)))
 }
 
 #[derive(Debug, Args)]
 pub struct BenchFlag {
     #[command(flatten)]
-    pub planner: FlagPlannerArgs,
+    pub planner: PlannerArgs,
     /// ga: the map to evolve on (default: the bundled round 12). exact, search: maps to
     /// solve (files, or directories whose *.txt files are taken in name order). Without
     /// --map or --generated, they solve the bundled rounds in maps/flag/.
@@ -302,14 +156,14 @@ fn collect_maps(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, flag::Config)>
             }
         }
     }
-    files.iter().map(|file| Ok((file.display().to_string(), read_map(file)?))).collect()
+    files.iter().map(|file| Ok((file.display().to_string(), map::read::<flag::Config>(file)?))).collect()
 }
 
 pub fn bench(args: BenchFlag) -> Result<Exit, Failure> {
     match args.planner.planner {
-        FlagPlanner::Ga => bench_ga(&args),
-        FlagPlanner::Exact => bench_exact(&args),
-        FlagPlanner::Search => bench_search(&args),
+        PlannerName::Ga => bench_ga(&args),
+        PlannerName::Exact => bench_exact(&args),
+        PlannerName::Search => bench_search(&args),
     }
 }
 
@@ -452,10 +306,10 @@ fn bench_search(args: &BenchFlag) -> Result<Exit, Failure> {
 }
 
 fn bench_ga(args: &BenchFlag) -> Result<Exit, Failure> {
-    let flag_args = FlagArgs { map: args.map.first().cloned(), planner: FlagPlannerArgs::default() };
+    let flag_args = FlagArgs { map: args.map.first().cloned(), planner: PlannerArgs::default() };
     let (config, name) = flag_args.config().exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or(1).min(default_parallelism().max(1) * 4);
-    args.planner.check()?;
+    args.planner.check().exit_code(Exit::BadInput)?;
     let progress = Progress::with_total(args.seeds);
     let report = {
         let _bar = progress_bar("GA runs", &progress);

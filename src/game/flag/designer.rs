@@ -13,8 +13,8 @@
 //! maps a designer draws by walking a level. Deterministic for a seed
 //! (random numbers from [`GameRng`] only).
 
-use super::{Config, Dir, FlagGame, FlagSetup, MAX_CELLS, MAX_SIDE, Tile};
-use crate::game::{Game, Status};
+use super::generate::cut_where_won;
+use super::{Config, Dir, FlagSetup, MAX_CELLS, MAX_SIDE, Tile};
 use crate::rng::GameRng;
 
 /// What to generate.
@@ -138,14 +138,7 @@ pub fn design(settings: &DesignerSettings) -> Result<Designed, DesignerError> {
     tiles[usize::from(position)] = Tile::Flag;
     let setup = FlagSetup { width, height, tiles, start_col: start % width, start_row: start / width };
     // Keep only the moves the game accepts before it is won.
-    let config = Config::try_from(setup.clone()).expect("designed maps are valid");
-    let mut game = FlagGame::new(&config, settings.seed);
-    let mut played = 0;
-    while game.status() == Status::Running && played < walk.len() {
-        game.step(walk[played]).expect("the walk is legal on its own map");
-        played += 1;
-    }
-    walk.truncate(played);
+    let walk = cut_where_won(&setup, settings.seed, walk);
     Ok(Designed { setup, walk })
 }
 
@@ -153,7 +146,7 @@ pub fn design(settings: &DesignerSettings) -> Result<Designed, DesignerError> {
 mod tests {
     use super::*;
     use crate::game::flag::play_moves;
-    use crate::game::{OutcomeKind, Show};
+    use crate::game::{Game, OutcomeKind, Show, Status};
 
     #[test]
     fn designed_maps_are_won_by_their_walk_and_tiles_count_its_entries() {

@@ -87,7 +87,43 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
     let geometry = Config::try_from(board).expect("a bare board is valid");
     let target = (n_cells * settings.fill_percent as usize).div_ceil(100).max(2);
     let mut rng = GameRng::from_seed(settings.seed);
+    let (start, counts, walk) = longest_walk(&geometry, target, settings.cracked_percent, &mut rng);
+    let mut tiles: Vec<Tile> = counts
+        .iter()
+        .map(|&count| match count {
+            0 => Tile::Hole,
+            1 => Tile::Fragile,
+            _ => Tile::Cracked,
+        })
+        .collect();
+    let mut end = start;
+    for &dir in &walk {
+        end = geometry.neighbour(end, dir).expect("the walk stays on the board");
+    }
+    tiles[usize::from(end)] = Tile::Flag;
+    let mut walked: Vec<usize> = (0..n_cells).filter(|&cell| counts[cell] > 0 && cell != usize::from(end)).collect();
+    if settings.stones > walked.len() {
+        return Err(GenError::TooManyStones { wanted: settings.stones, available: walked.len() });
+    }
+    rng.shuffle(&mut walked);
+    for &cell in &walked[..settings.stones] {
+        tiles[cell] = Tile::Stone;
+    }
+    let (start_col, start_row) = (start % width, start / width);
+    let setup = FlagSetup { width, height, tiles, start_col, start_row };
+    // With stones, the walk may cross the flag after its last fragile entry
+    // and so win before its end: keep only the moves the game accepts.
+    let walk = cut_where_won(&setup, settings.seed, walk);
+    Ok(Generated { setup, walk })
+}
+
+/// The walk of the first of [`ATTEMPTS`] tries that enters `target` cells,
+/// or else the one that entered the most: its start, how often it entered
+/// each cell, and its moves. A step re-enters a cell entered once with
+/// `cracked_percent` chance when a fresh cell is also at hand.
+fn longest_walk(geometry: &Config, target: usize, cracked_percent: u32, rng: &mut GameRng) -> (u16, Vec<u8>, Vec<Dir>) {
     let mut best: Option<(u16, Vec<u8>, Vec<Dir>)> = None;
+    let n_cells = geometry.n_cells();
     let mut counts = vec![0u8; n_cells];
     for _ in 0..ATTEMPTS {
         let start = rng.below(n_cells as u32) as u16;
@@ -115,7 +151,7 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
                     _ => {}
                 }
             }
-            let reenter = n_again > 0 && (n_fresh == 0 || rng.chance(settings.cracked_percent, 100));
+            let reenter = n_again > 0 && (n_fresh == 0 || rng.chance(cracked_percent, 100));
             let (dir, next) = if reenter {
                 again[rng.below(n_again as u32) as usize]
             } else if n_fresh > 0 {
@@ -140,42 +176,22 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
             break;
         }
     }
-    let (start, counts, walk) = best.expect("a board of 2+ cells always allows one step");
-    let mut tiles: Vec<Tile> = counts
-        .iter()
-        .map(|&count| match count {
-            0 => Tile::Hole,
-            1 => Tile::Fragile,
-            _ => Tile::Cracked,
-        })
-        .collect();
-    let mut end = start;
-    for &dir in &walk {
-        end = geometry.neighbour(end, dir).expect("the walk stays on the board");
-    }
-    tiles[usize::from(end)] = Tile::Flag;
-    let mut walked: Vec<usize> = (0..n_cells).filter(|&cell| counts[cell] > 0 && cell != usize::from(end)).collect();
-    if settings.stones > walked.len() {
-        return Err(GenError::TooManyStones { wanted: settings.stones, available: walked.len() });
-    }
-    rng.shuffle(&mut walked);
-    for &cell in &walked[..settings.stones] {
-        tiles[cell] = Tile::Stone;
-    }
-    let (start_col, start_row) = (start % width, start / width);
-    let setup = FlagSetup { width, height, tiles, start_col, start_row };
-    // With stones, the walk may cross the flag after its last fragile entry
-    // and so win before its end: keep only the moves the game accepts.
+    best.expect("a board of 2+ cells always allows one step")
+}
+
+/// `walk` cut where it wins the map `setup` (a walk may cross the flag
+/// after its last fragile or cracked entry and so win before its end): the
+/// moves the game accepts.
+pub(super) fn cut_where_won(setup: &FlagSetup, seed: u64, mut walk: Vec<Dir>) -> Vec<Dir> {
     let config = Config::try_from(setup.clone()).expect("generated maps are valid");
-    let mut game = FlagGame::new(&config, settings.seed);
+    let mut game = FlagGame::new(&config, seed);
     let mut played = 0;
     while game.status() == Status::Running && played < walk.len() {
         game.step(walk[played]).expect("the walk is legal on its own map");
         played += 1;
     }
-    let mut walk = walk;
     walk.truncate(played);
-    Ok(Generated { setup, walk })
+    walk
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 //! soon as it has one, then spends a fixed number of search nodes making it
 //! shorter, and reports a lower bound on the optimum.
 //!
-//! It shares the `exact` planner's state, tables and cuts (entries over
-//! macro moves, the reachability, dead-end and articulation-point rules, the
-//! transposition table: see [`super::exact`]) and differs in how it orders
-//! and bounds the search:
+//! It runs the search over tile entries that the `exact` planner runs too
+//! (entries over macro moves, the reachability, dead-end and
+//! articulation-point rules, the transposition table: see
+//! `super::entry_search`) and differs in how it orders and bounds the
+//! search:
 //!
 //! 1. **First solution**: depth-first search with no length bound, trying
 //!    first the tile with the fewest onward exits (Warnsdorff's rule for
@@ -13,7 +14,7 @@
 //!    makes a bad early choice can be trapped below it for a very long time
 //!    (the heavy tail of backtracking search), so dives are cut after a
 //!    number of nodes that follows the Luby sequence (Luby, Sinclair and
-//!    Zuckerman 1993: 1, 1, 2, 1, 1, 2, 4, ... times [`RESTART_UNIT`]) and
+//!    Zuckerman 1993: 1, 1, 2, 1, 1, 2, 4, ... times 1024 nodes) and
 //!    restarted with new random tie-breaks. States a dive has refuted
 //!    completely stay in the transposition table across restarts, so a dive
 //!    that exhausts the space without a cut proves "no solution".
@@ -37,9 +38,9 @@
 //! improving, the best plan so far is played, and only then may the plan
 //! depend on the machine's speed.
 
-use super::exact::{ExactSolver, FirstPlan, INFINITE, Search, first_plan, restarted_dives};
-use super::{Config, Dir, FlagGame};
+use super::entry_search::{BoardTables, FirstPlan, INFINITE, Search, first_plan, restarted_dives};
 use crate::game::Game;
+use crate::game::flag::{Config, Dir, FlagGame};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopwatch, StoredPlan};
 
 /// The `search` planner's knobs.
@@ -112,7 +113,7 @@ impl Unfinished {
 
 /// Runs the anytime search from `visits` with the player on `position`.
 pub(crate) fn anytime(
-    solver: &ExactSolver,
+    tables: &BoardTables,
     visits: &[u8],
     position: u16,
     budget: &Budget,
@@ -120,7 +121,7 @@ pub(crate) fn anytime(
     seed: u64,
 ) -> Result<Anytime, Unfinished> {
     let stopwatch = Stopwatch::start();
-    let mut search = Search::new(solver, visits, position, budget);
+    let mut search = Search::new(tables, visits, position, budget);
     let entries_owed = search.remaining;
     let root_bound = search.lower_bound();
     let restarts = match first_plan(&mut search, seed) {
@@ -148,7 +149,7 @@ pub(crate) fn anytime(
     };
     let first_solution_nodes = search.nodes;
     let first_solution_us = stopwatch.elapsed_us();
-    let mut best = solver.expand(position, &search.found);
+    let mut best = tables.expand(position, &search.found);
     let first_len = best.len();
     let mut lower_bound = root_bound;
     search.node_limit = search.nodes.saturating_add(settings.improve_nodes);
@@ -157,7 +158,7 @@ pub(crate) fn anytime(
         round += 1;
         let bound = (best.len() as u32).saturating_sub(2);
         match restarted_dives(&mut search, seed.wrapping_add(round), bound, true) {
-            FirstPlan::Found { .. } => best = solver.expand(position, &search.found),
+            FirstPlan::Found { .. } => best = tables.expand(position, &search.found),
             // Refuted completely: nothing shorter than the best wins.
             FirstPlan::NoSolution { .. } => lower_bound = best.len() as u32,
             FirstPlan::Cut { .. } => break,
@@ -186,17 +187,17 @@ pub(crate) fn anytime(
     })
 }
 
-/// The `search` planner: plans once with [`anytime`], then plays the plan.
+/// The `search` planner: plans once with `anytime`, then plays the plan.
 #[derive(Debug)]
 pub struct AnytimeSearch {
-    solver: ExactSolver,
+    tables: BoardTables,
     settings: SearchSettings,
     plan: StoredPlan<FlagGame>,
 }
 
 impl AnytimeSearch {
     pub fn new(config: &Config, settings: SearchSettings) -> AnytimeSearch {
-        AnytimeSearch { solver: ExactSolver::new(config), settings, plan: StoredPlan::default() }
+        AnytimeSearch { tables: BoardTables::new(config), settings, plan: StoredPlan::default() }
     }
 }
 
@@ -210,10 +211,10 @@ impl Planner<FlagGame> for AnytimeSearch {
     }
 
     fn next_action(&mut self, game: &FlagGame, budget: &Budget) -> Result<Decision<Dir>, PlanError> {
-        let (solver, settings) = (&self.solver, &self.settings);
+        let (tables, settings) = (&self.tables, &self.settings);
         let mut reported = None;
         let mut decision = self.plan.next_action(game, || {
-            let result = anytime(solver, game.visits(), game.position(), budget, settings, game.seed())
+            let result = anytime(tables, game.visits(), game.position(), budget, settings, game.seed())
                 .map_err(Unfinished::into_plan_error)?;
             reported = Some((result.first_solution_us, result.lower_bound));
             match result.found {
@@ -242,14 +243,16 @@ mod tests {
     use super::*;
     use crate::game::Show;
     use crate::game::flag::designer::{DesignerSettings, design};
+    use crate::game::flag::plan::oracle::{oracle, random_small_board};
     use crate::game::flag::play_moves;
     use crate::game::{OutcomeKind, Status};
+    use crate::map::Level;
     use crate::rng::GameRng;
 
     fn run(config: &Config, settings: &SearchSettings, seed: u64) -> Anytime {
         let game = FlagGame::new(config, 0);
-        let solver = ExactSolver::new(config);
-        anytime(&solver, game.visits(), game.position(), &Budget::unlimited(), settings, seed)
+        let tables = BoardTables::new(config);
+        anytime(&tables, game.visits(), game.position(), &Budget::unlimited(), settings, seed)
             .unwrap_or_else(|unfinished| panic!("no budget, yet {unfinished:?}"))
     }
 
@@ -307,7 +310,6 @@ mod tests {
 
     #[test]
     fn agrees_with_a_naive_oracle_on_whether_small_boards_are_solvable() {
-        use crate::game::flag::exact::tests::{oracle, random_small_board};
         let mut rng = GameRng::from_seed(23);
         let (mut wins, mut losses) = (0, 0);
         for case in 0..400 {
