@@ -1,4 +1,4 @@
-//! The documentation's links: every relative link in README.md, docs/ and
+//! The documentation's links: every relative link in README.md, ARCHITECTURE.md, docs/ and
 //! the folder READMEs points at a file that exists, and every `#anchor` at a
 //! heading of its page, so that moving or renaming a page or a heading
 //! fails a test instead of a reader's click; and the README stays short.
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::support::repo_root;
 
 /// The Markdown checked: these files, and every `.md` file under these folders.
-const CHECKED: [&str; 4] = ["README.md", "docs", "deploy", "replays"];
+const CHECKED: [&str; 5] = ["README.md", "ARCHITECTURE.md", "docs", "deploy", "replays"];
 
 fn markdown_files() -> Vec<PathBuf> {
     let mut files = Vec::new();

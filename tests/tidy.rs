@@ -262,7 +262,6 @@ fn is_planner_file(path: &str) -> bool {
     path.starts_with("src/game/") && path.contains("/plan/")
 }
 
-
 /// The binary's files: everything else is the library.
 fn is_binary(path: &str) -> bool {
     path == "src/main.rs" || path.starts_with("src/cli/")
@@ -617,6 +616,53 @@ fn the_binary_imports_only_downwards() {
     assert!(offences.is_empty(), "the binary's modules import against its layers:\n{}", offences.join("\n"));
 }
 
+/// The library's layers, top to bottom: each imports only from the layers
+/// below it (ARCHITECTURE.md, "Imports run one way").
+const LIBRARY_LAYERS: &[&[&str]] = &[
+    // `lib.rs`: the module list and the re-exports.
+    &[""],
+    // What reads what sessions wrote, and logging set-up.
+    &["analysis::**", "telemetry"],
+    // Sessions and the tools that play many games.
+    &["session::**", "bench::**", "evolve::**", "view::**"],
+    // Replays, fan-out over threads, the pattern databases' disk cache, and
+    // the pipe puzzle's generator (it solves what it makes).
+    &["replay::**", "par", "pdb_cache", "game::pipes::generate"],
+    // Each game's planners.
+    &["game::*::plan::**"],
+    // The planner machinery every planner shares.
+    &["plan::**"],
+    // The rules.
+    &["game::**"],
+    // Foundations.
+    &["map", "rng", "progress", "stats"],
+];
+
+#[test]
+fn the_library_imports_only_downwards() {
+    let files = rust_files("src");
+    // A `tests.rs` file is a unit-test module: tests may use anything.
+    let is_test_module = |path: &str| path.ends_with("/tests.rs");
+    let library: Vec<&SourceFile> =
+        files.iter().filter(|file| !is_binary(&file.path) && !is_test_module(&file.path)).collect();
+    assert!(library.iter().any(|file| file.path == "src/game/dir.rs"), "the library's files were not found");
+    let offences = layering_offences(&library, LIBRARY_LAYERS);
+    assert!(offences.is_empty(), "the library's modules import against its layers:\n{}", offences.join("\n"));
+}
+
+/// The files of the library that may name clap: each game's planner
+/// registry, which declares a planner's flags beside it.
+fn may_name_clap(path: &str) -> bool {
+    is_binary(path) || (path.starts_with("src/game/") && path.ends_with("/plan/mod.rs"))
+}
+
+#[test]
+fn clap_only_in_the_binary_and_the_planner_registries() {
+    let files: Vec<SourceFile> = rust_files("src").into_iter().filter(|file| !may_name_clap(&file.path)).collect();
+    assert!(files.iter().any(|file| file.path == "src/session/spec.rs"));
+    forbid(&files, &[], &["clap::", "clap;", "#[arg(", "#[command("], "the library knows no command line");
+}
+
 #[test]
 fn the_layering_check_finds_upward_and_sideways_imports() {
     let layers: &[&[&str]] = &[&[""], &["cli"], &["cli::run"], &["cli::snake", "cli::replay::**"], &["cli::support"]];
@@ -669,7 +715,9 @@ fn the_layering_check_finds_upward_and_sideways_imports() {
 fn is_rules_file(path: &str) -> bool {
     path.starts_with("src/game/")
         && !is_planner_file(path)
-        && !path.ends_with("/generate.rs")
+        // The pipe puzzle's generator solves what it makes (a layer above
+        // the planners, see `LIBRARY_LAYERS`).
+        && path != "src/game/pipes/generate.rs"
         && !path.ends_with("/tests.rs")
 }
 
@@ -766,4 +814,48 @@ fn the_repository_refers_to_nothing_its_users_do_not_have() {
         }
     }
     assert!(offences.is_empty(), "the repository refers to things its users do not have:\n{}", offences.join("\n"));
+}
+
+/// The tests ARCHITECTURE.md names as keeping its invariants, as
+/// `module::path::test_name` in backquotes inside square brackets.
+fn tests_named_in_architecture() -> Vec<String> {
+    let text = std::fs::read_to_string(repo_root().join("ARCHITECTURE.md")).unwrap();
+    let mut names = Vec::new();
+    for bracketed in text.split('[').skip(1).filter_map(|rest| rest.split_once(']').map(|(inside, _)| inside)) {
+        for quoted in bracketed.split('`').skip(1).step_by(2) {
+            if quoted.contains("::") && !quoted.contains(' ') {
+                names.push(quoted.to_string());
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn every_test_architecture_names_exists() {
+    let names = tests_named_in_architecture();
+    assert!(names.len() > 10, "ARCHITECTURE.md names its tests in [`module::test`] form: {names:?}");
+    let mut missing = Vec::new();
+    for name in &names {
+        let parts: Vec<&str> = name.split("::").collect();
+        let (function, modules) = parts.split_last().unwrap();
+        let integration = repo_root().join(format!("tests/{}.rs", modules[0]));
+        // A unit test lives in its module's file (`path.rs` or `path/mod.rs`)
+        // or in that module's `tests.rs`.
+        let module: Vec<&str> = modules.iter().copied().filter(|part| *part != "tests").collect();
+        let base = repo_root().join("src").join(module.join("/"));
+        let candidates = if integration.exists() {
+            vec![integration]
+        } else {
+            vec![base.with_extension("rs"), base.join("mod.rs"), base.join("tests.rs")]
+        };
+        let found = candidates
+            .iter()
+            .filter_map(|path| std::fs::read_to_string(path).ok())
+            .any(|text| text.contains(&format!("fn {function}(")));
+        if !found {
+            missing.push(name.as_str());
+        }
+    }
+    assert!(missing.is_empty(), "ARCHITECTURE.md names tests that do not exist: {missing:?}");
 }

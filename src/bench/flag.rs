@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use crate::plan::ga::GaError;
 use crate::game::flag::plan::entry_search::BoardTables;
 use crate::game::flag::plan::exact::{Solution, Verdict, solve};
 use crate::game::flag::plan::ga::{GaSettings, evolve};

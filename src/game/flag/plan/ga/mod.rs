@@ -48,7 +48,7 @@
 //!   (`settings::default_chromosome_length`, 39 on round 12): one gene
 //!   more of slack.
 //!
-//! Measured on round 12 over 30 seeds (README): ours solves all 30 (median
+//! Measured on round 12 over 30 seeds (docs/games/flag.md): ours solves all 30 (median
 //! 4,044 generations), the write-up's 17 within the cap (median 95,238);
 //! with the code's swap rate and length it too solves all 30 (median
 //! 4,462). The 200,000-generation cap (`--max-generations`) is ours in both; the
@@ -63,9 +63,9 @@ mod settings;
 
 pub use settings::{Fitness, GaSettings, Mutation};
 
-use crate::plan::ga::{Evolution, GaError, RunEnd};
 use crate::game::Game;
 use crate::game::flag::{Config, Dir, FlagGame};
+use crate::plan::ga::{Evolution, GaError, RunEnd};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan, Variant};
 use crate::rng::{GameRng, derive_seed};
 use move_strings::MoveStrings;

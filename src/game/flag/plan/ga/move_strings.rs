@@ -4,8 +4,8 @@
 //! The hot loop of the GA.
 
 use super::{Fitness, GaSettings, Mutation};
-use crate::plan::ga::{self, Problem};
 use crate::game::flag::{Config, Dir, NO_CELL};
+use crate::plan::ga::{self, Problem};
 use crate::rng::GameRng;
 
 /// Marks a tile that never falls in [`MoveStrings`]' visit counts.

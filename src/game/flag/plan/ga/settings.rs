@@ -4,9 +4,9 @@
 
 use std::fmt;
 
-use crate::plan::ga::{EvolutionSettings, GaError, Scheme};
 use crate::game::flag::{Config, Tile};
 use crate::plan::Variant;
+use crate::plan::ga::{EvolutionSettings, GaError, Scheme};
 
 /// How a child is mutated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
