@@ -50,7 +50,7 @@ pub struct MapError {
     /// 1-based line; 0 when the problem concerns the map as a whole.
     pub line: usize,
     /// 1-based column; 0 when the problem concerns the whole line.
-    pub column: usize,
+    pub(crate) column: usize,
     pub message: String,
 }
 

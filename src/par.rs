@@ -25,14 +25,14 @@ pub struct Workers<'a> {
 pub(crate) struct Gathered<R> {
     /// The results of the finished items, in index order: every item unless
     /// the budget stopped the work.
-    pub results: Vec<(u64, R)>,
+    pub(crate) results: Vec<(u64, R)>,
     /// Items asked for.
-    pub requested: u64,
-    pub wall_seconds: f64,
+    pub(crate) requested: u64,
+    pub(crate) wall_seconds: f64,
     /// CPU time of the worker threads, summed; their wall time where the
     /// platform does not tell (then it includes time lost to other processes).
-    pub cpu_seconds: f64,
-    pub threads: usize,
+    pub(crate) cpu_seconds: f64,
+    pub(crate) threads: usize,
 }
 
 impl<R> Gathered<R> {

@@ -81,7 +81,7 @@ pub(crate) fn encode(table: &PatternDb, blank_aware: bool) -> Vec<u8> {
 }
 
 /// Reads a table file back; `None` unless it is exactly the table expected.
-pub fn decode(bytes: &[u8], side: u8, tiles: &[u8], blank_aware: bool) -> Option<PatternDb> {
+pub(crate) fn decode(bytes: &[u8], side: u8, tiles: &[u8], blank_aware: bool) -> Option<PatternDb> {
     let (body, checksum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
     if xxh3_64(body) != u64::from_le_bytes(checksum.try_into().ok()?) {
         return None;
@@ -217,7 +217,8 @@ impl Loaded {
 
 /// Loads `partition`'s tables from `dir`, building (on all cores) and saving
 /// any that are missing or corrupt. Without a directory, builds every table.
-pub fn load_or_build(
+#[cfg(test)]
+pub(crate) fn load_or_build(
     partition: Partition,
     dir: Option<&Path>,
     budget: &Budget,

@@ -31,11 +31,11 @@ pub(crate) const LOG_FILE_NAME: &str = "tickbot.jsonl";
 
 /// The log file is rotated once it passes this size: `tickbot.jsonl`
 /// becomes `tickbot.jsonl.1`, the older ones move up by one.
-pub const LOG_ROTATE_BYTES: usize = 64 << 20;
+pub(crate) const LOG_ROTATE_BYTES: usize = 64 << 20;
 
 /// Rotated log files kept (`tickbot.jsonl.1` to `.10`): at most about
 /// 700 MB of logs however long a session runs.
-pub const LOG_FILES_KEPT: usize = 10;
+pub(crate) const LOG_FILES_KEPT: usize = 10;
 
 /// Where and how much to log.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ use super::GroupReport;
 pub struct ChartError(String);
 
 /// The chart's size in pixels.
-pub const CHART_SIZE: (u32, u32) = (1100, 480);
+pub(crate) const CHART_SIZE: (u32, u32) = (1100, 480);
 
 /// The SVG text of the chart of `groups`, in their order.
 pub fn stats_chart(groups: &[GroupReport], title: &str) -> Result<String, ChartError> {

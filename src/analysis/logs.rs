@@ -22,7 +22,7 @@ use crate::progress::Progress;
 
 /// Distinct warning and error messages counted one by one; later ones
 /// are counted together.
-pub const MESSAGES_KEPT: usize = 100;
+pub(crate) const MESSAGES_KEPT: usize = 100;
 
 /// The fields of a log line this summary reads; the others are skipped.
 #[derive(Deserialize)]

@@ -43,10 +43,11 @@ use crate::session::store::ResultLine;
 use crate::stats::{Moments, ProportionTest, two_proportion_test, wilson_interval};
 
 /// Significant digits the histograms keep: values within 0.1%.
-pub const SIGNIFICANT_DIGITS: u8 = 3;
+pub(crate) const SIGNIFICANT_DIGITS: u8 = 3;
 
 /// What the percentiles are, for reports.
-pub const SKETCH: &str = "HdrHistogram, 3 significant digits: nearest-rank percentiles at most 0.1% high, exact max";
+pub(crate) const SKETCH: &str =
+    "HdrHistogram, 3 significant digits: nearest-rank percentiles at most 0.1% high, exact max";
 
 /// Joins a group's values into one lookup key (a control character no
 /// entry, game, planner or level name holds).
@@ -255,7 +256,7 @@ pub struct GroupReport {
     /// The group's values joined by " / " ("all" for the whole input).
     pub name: String,
     /// Each grouping field with its value.
-    pub key: BTreeMap<&'static str, String>,
+    pub(crate) key: BTreeMap<&'static str, String>,
     pub games: u64,
     pub won: u64,
     pub lost: u64,
@@ -263,9 +264,9 @@ pub struct GroupReport {
     pub aborted: u64,
     /// Panics, timeouts and illegal actions.
     pub faults: u64,
-    pub panic: u64,
-    pub timeout: u64,
-    pub illegal: u64,
+    pub(crate) panic: u64,
+    pub(crate) timeout: u64,
+    pub(crate) illegal: u64,
     pub win_rate: f64,
     /// The 95% Wilson interval of the win rate.
     pub win_interval: (f64, f64),
@@ -367,7 +368,7 @@ impl Summary {
     }
 
     /// Counts one finished game.
-    pub fn add(&mut self, line: &ResultLine) {
+    pub(crate) fn add(&mut self, line: &ResultLine) {
         self.lines += 1;
         self.overall.add(line);
         // The key as one string in a reused buffer: a lookup allocates
@@ -408,11 +409,6 @@ impl Summary {
                 self.failed.push(GameRef::of(line));
             }
         }
-    }
-
-    /// Lines counted so far.
-    pub fn lines(&self) -> u64 {
-        self.lines
     }
 
     /// The report of everything counted so far.

@@ -26,22 +26,22 @@ use crate::stats;
 /// One GA run of the benchmark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FlagGaRunReport {
-    pub seed: u64,
-    pub solved: bool,
-    pub generations: u64,
-    pub best_fitness: u32,
-    pub plan_len: Option<usize>,
-    pub wall_ms: f64,
+    pub(crate) seed: u64,
+    pub(crate) solved: bool,
+    pub(crate) generations: u64,
+    pub(crate) best_fitness: u32,
+    pub(crate) plan_len: Option<usize>,
+    pub(crate) wall_ms: f64,
     /// The budget (Ctrl-C) stopped the run before it ended.
     #[serde(skip)]
-    pub stopped: bool,
+    pub(crate) stopped: bool,
 }
 
 /// `tickbot bench flag --planner ga`'s report. The key names are a
 /// documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FlagGaBenchReport {
-    pub planner: String,
+    pub(crate) planner: String,
     pub planner_params: String,
     pub map: String,
     pub rules: String,
@@ -58,12 +58,12 @@ pub struct FlagGaBenchReport {
     pub wall_ms_p75: f64,
     /// Total run time over total generations bred, in microseconds.
     pub us_per_generation: f64,
-    pub total_seconds: f64,
+    pub(crate) total_seconds: f64,
     pub master_seed: u64,
     pub threads: usize,
     /// Ctrl-C stopped the benchmark: the figures cover the finished runs only.
     pub interrupted: bool,
-    pub per_run: Vec<FlagGaRunReport>,
+    pub(crate) per_run: Vec<FlagGaRunReport>,
 }
 
 /// Runs the GA `n_runs` times on `level` (run `i` seeded with
@@ -145,7 +145,7 @@ pub struct FlagExactMapReport {
     pub verdict: String,
     pub moves: Option<usize>,
     pub nodes: u64,
-    pub iterations: u32,
+    pub(crate) iterations: u32,
     pub ms: f64,
 }
 
@@ -153,7 +153,7 @@ pub struct FlagExactMapReport {
 /// documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FlagExactBenchReport {
-    pub planner: String,
+    pub(crate) planner: String,
     pub maps: usize,
     pub solved: usize,
     pub no_solution: usize,
@@ -255,8 +255,8 @@ pub struct FlagSearchMapReport {
     /// The proven lower bound on a winning plan's length.
     pub lower_bound: Option<u32>,
     /// Whether `moves` is proven shortest (it equals the lower bound).
-    pub optimal: bool,
-    pub first_nodes: u64,
+    pub(crate) optimal: bool,
+    pub(crate) first_nodes: u64,
     pub first_ms: f64,
     pub nodes: u64,
     pub ms: f64,
@@ -272,10 +272,10 @@ pub struct FlagSearchSizeReport {
     /// Time to the first plan over the solved maps (ms).
     pub first_ms_median: f64,
     pub first_ms_p90: f64,
-    pub first_ms_max: f64,
+    pub(crate) first_ms_max: f64,
     /// Nodes to the first plan over the solved maps (the same on any machine).
     pub first_nodes_median: f64,
-    pub first_nodes_p90: f64,
+    pub(crate) first_nodes_p90: f64,
     /// Solved maps with a witness whose final plan is no longer than it.
     pub within_witness: usize,
     /// Mean of final length / witness length, and of first length / witness
@@ -290,7 +290,7 @@ pub struct FlagSearchSizeReport {
 /// documented interface.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FlagSearchBenchReport {
-    pub planner: String,
+    pub(crate) planner: String,
     pub improve_nodes: u64,
     pub limit_ms: f64,
     pub maps: usize,

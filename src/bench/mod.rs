@@ -28,20 +28,20 @@ pub use snake::{SnakeBenchReport, bench_snake};
 /// The result of one benchmark episode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Episode {
-    pub outcome: OutcomeKind,
-    pub score: i64,
-    pub ticks: u32,
+    pub(crate) outcome: OutcomeKind,
+    pub(crate) score: i64,
+    pub(crate) ticks: u32,
 }
 
 /// The episodes played, in index order, with the wall time they took together.
 #[derive(Clone, Debug)]
 pub(crate) struct EpisodeRun {
-    pub episodes: Vec<Episode>,
-    pub seconds: f64,
-    pub threads: usize,
+    pub(crate) episodes: Vec<Episode>,
+    pub(crate) seconds: f64,
+    pub(crate) threads: usize,
     /// The budget ran out (Ctrl-C) before every episode was played; the
     /// episodes cut short are left out.
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
 }
 
 /// Plays episodes `0..n_episodes` (seed of episode `i`: `derive_seed(master_seed, i)`),

@@ -27,16 +27,16 @@ pub struct BenchPuzzle {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PuzzleTiming {
     pub name: String,
-    pub kind: &'static str,
-    pub size: String,
-    pub wrap: bool,
+    pub(crate) kind: &'static str,
+    pub(crate) size: String,
+    pub(crate) wrap: bool,
     /// Median planning time over the repeats, in milliseconds.
-    pub median_ms: f64,
-    pub min_ms: f64,
+    pub(crate) median_ms: f64,
+    pub(crate) min_ms: f64,
     /// Search nodes of the plan (solve: branch points; dfs/astar: states).
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// Moves the plan played.
-    pub moves: u32,
+    pub(crate) moves: u32,
     /// Whether playing the plan solved the puzzle.
     pub solved: bool,
     /// Why not, when the planner gave up.

@@ -34,7 +34,7 @@ pub struct SlideInstanceReport {
     pub optimal: Option<u32>,
     /// GA only: generations bred over all rounds.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub generations: Option<u64>,
+    pub(crate) generations: Option<u64>,
 }
 
 /// `tickbot bench slide`'s report. The key names are a documented interface.
@@ -43,7 +43,7 @@ pub struct SlideBenchReport {
     pub instances: Vec<SlideInstanceReport>,
     pub total_seconds: f64,
     pub solved: u32,
-    pub unsolved: u32,
+    pub(crate) unsolved: u32,
     /// Solutions whose length was checked against a known optimum.
     pub optimal_checked: u32,
     /// Ids of the solutions longer than the known optimum.

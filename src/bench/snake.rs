@@ -27,7 +27,7 @@ pub struct SnakeBenchReport {
     pub seed: u64,
     pub threads: usize,
     /// Ctrl-C stopped the benchmark early: the figures cover `episodes` only.
-    pub interrupted: bool,
+    pub(crate) interrupted: bool,
 }
 
 /// Benchmarks the planners `make_planner` makes (one per episode) on `level`.

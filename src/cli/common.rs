@@ -11,7 +11,7 @@ use clap::Args;
 
 /// The options of `tickbot play` that every game shares.
 #[derive(Debug, Args)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// The game's seed (Snake: where food appears; planners that draw random
     /// numbers draw them from it too).
     #[arg(long, default_value_t = 1)]
@@ -30,7 +30,7 @@ pub struct PlayArgs {
 /// The levels of one entry: files (or none: the game's flags name the
 /// level), and which of them to play.
 #[derive(Debug)]
-pub struct Levels {
+pub(crate) struct Levels {
     pub files: Vec<PathBuf>,
     /// The name of the one level when there are no files.
     pub default_name: String,
@@ -40,7 +40,7 @@ pub struct Levels {
 
 impl Levels {
     /// Each file with its name, or the one default level.
-    pub fn files(&self) -> Vec<(String, Option<&Path>)> {
+    pub(crate) fn files(&self) -> Vec<(String, Option<&Path>)> {
         if self.files.is_empty() {
             return vec![(self.default_name.clone(), None)];
         }
@@ -48,7 +48,7 @@ impl Levels {
     }
 
     /// The picked files, each read into a level by `read`.
-    pub fn read<C>(
+    pub(crate) fn read<C>(
         &self,
         mut read: impl FnMut(Option<&Path>) -> anyhow::Result<C>,
     ) -> anyhow::Result<Vec<(String, Arc<C>)>> {
@@ -56,7 +56,7 @@ impl Levels {
     }
 
     /// The picked ones of `levels` (all without `pick`).
-    pub fn pick<T>(&self, levels: Vec<T>) -> anyhow::Result<Vec<T>> {
+    pub(crate) fn pick<T>(&self, levels: Vec<T>) -> anyhow::Result<Vec<T>> {
         let Some(pick) = &self.pick else {
             return Ok(levels);
         };
@@ -78,7 +78,7 @@ impl Levels {
 const MAX_SIDE: u16 = 4096;
 
 /// Parses `WxH`, e.g. `10x10`.
-pub fn parse_size(text: &str) -> Result<(u16, u16), String> {
+pub(crate) fn parse_size(text: &str) -> Result<(u16, u16), String> {
     let expected = || format!("expected WIDTHxHEIGHT like 10x10, got {text:?}");
     let (width, height) = text.split_once(['x', 'X']).ok_or_else(expected)?;
     let side = |word: &str, name: &str| -> Result<u16, String> {

@@ -34,7 +34,7 @@ use super::support::{
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RepresentationArg {
+pub(crate) enum RepresentationArg {
     /// A priority in [0, 1] per card; uniform mutation; merge AG (copy the child's genes).
     Priority,
     /// A priority per card; Gaussian mutation (--sigma); merge AG-weights (--wc).
@@ -44,7 +44,7 @@ pub enum RepresentationArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SequenceCrossoverArg {
+pub(crate) enum SequenceCrossoverArg {
     /// Order crossover as the write-up names it: free places filled from the second cut,
     /// wrapping around.
     Ox1,
@@ -54,7 +54,7 @@ pub enum SequenceCrossoverArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MergeArg {
+pub(crate) enum MergeArg {
     /// Merge the generation's active genes (the cards of its draft).
     Active,
     /// Merge every gene (AG-all).
@@ -62,7 +62,7 @@ pub enum MergeArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SchemeArg {
+pub(crate) enum SchemeArg {
     /// A fresh draft per generation, roulette-drawn parents and children merged.
     ActiveGenes,
     /// No active genes: fixed drafts (--baseline-drafts), the best --elites parents
@@ -71,7 +71,7 @@ pub enum SchemeArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TournamentArg {
+pub(crate) enum TournamentArg {
     /// Every pair plays; the two with most wins become parents.
     RoundRobin,
     /// A knock-out bracket (--ts a power of two); the finalists become parents.
@@ -79,7 +79,7 @@ pub enum TournamentArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PairingArg {
+pub(crate) enum PairingArg {
     /// Sorted children play their neighbours (1st-2nd, 3rd-4th, ...).
     Neighbours,
     /// Sorted children play their mirror (1st-last, 2nd-second to last, ...).
@@ -87,7 +87,7 @@ pub enum PairingArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum InitArg {
+pub(crate) enum InitArg {
     /// Every initial fitness is 0.
     Zero,
     /// Games against random other members on random drafts (--init-games).
@@ -98,7 +98,7 @@ pub enum InitArg {
 
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("settings").multiple(true)))]
-pub struct EvolveDraft {
+pub(crate) struct EvolveDraft {
     /// The run directory to create (it must not hold a run yet).
     #[arg(long, value_name = "DIR", required_unless_present = "resume")]
     pub out: Option<PathBuf>,
@@ -231,7 +231,7 @@ impl EvolveDraft {
 }
 
 #[derive(Debug, Args)]
-pub struct EvalDraft {
+pub(crate) struct EvalDraft {
     /// A run directory made by `tickbot evolve draft`.
     #[arg(value_name = "DIR")]
     pub dir: PathBuf,
@@ -274,7 +274,7 @@ fn config() -> Config {
     Config::bundled()
 }
 
-pub fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
+pub(crate) fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
     let threads = args.threads.map_or_else(default_parallelism, usize::from);
     let config = config();
     let budget = interrupt_budget();
@@ -547,7 +547,7 @@ fn rewrite_log(dir: &Path, last: u64) -> Result<(), Failure> {
     write_durably(&dir.join("log.jsonl"), text.as_bytes())
 }
 
-pub fn eval(args: EvalDraft) -> Result<Exit, Failure> {
+pub(crate) fn eval(args: EvalDraft) -> Result<Exit, Failure> {
     let threads = args.threads.map_or_else(default_parallelism, usize::from);
     let config = config();
     let generations = checkpoint_generations(&args.dir)?;

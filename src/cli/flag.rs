@@ -30,7 +30,7 @@ const DEFAULT_FLAG_MAP: &str = include_str!("../../maps/flag/round-12.txt");
 const DEFAULT_FLAG_MAP_NAME: &str = "maps/flag/round-12.txt (bundled)";
 
 #[derive(Debug, Args)]
-pub struct PlayFlag {
+pub(crate) struct PlayFlag {
     #[command(flatten)]
     pub flag: FlagArgs,
     #[command(flatten)]
@@ -39,7 +39,7 @@ pub struct PlayFlag {
 
 /// The level and the planner. Without --map: the bundled round 12.
 #[derive(Clone, Debug, Args, Default)]
-pub struct FlagArgs {
+pub(crate) struct FlagArgs {
     /// A map file: `start COL ROW`, then rows of '.' hole, '1' fragile, '2' cracked,
     /// '3' stone, '5'/'F' flag (row 0 is the top line).
     #[arg(long, value_name = "FILE")]
@@ -50,7 +50,7 @@ pub struct FlagArgs {
 
 impl FlagArgs {
     /// The validated level these flags name, and its display name.
-    pub fn config(&self) -> anyhow::Result<(flag::Config, String)> {
+    pub(crate) fn config(&self) -> anyhow::Result<(flag::Config, String)> {
         match &self.map {
             Some(path) => Ok((map::read::<flag::Config>(path)?, path.display().to_string())),
             None => {
@@ -62,7 +62,7 @@ impl FlagArgs {
     }
 }
 
-pub fn play(args: PlayFlag) -> Result<Exit, Failure> {
+pub(crate) fn play(args: PlayFlag) -> Result<Exit, Failure> {
     let (level, _) = args.flag.config().exit_code(Exit::BadInput)?;
     args.flag.planner.check().exit_code(Exit::BadInput)?;
     let level = Arc::new(level);
@@ -72,7 +72,7 @@ pub fn play(args: PlayFlag) -> Result<Exit, Failure> {
 
 /// `run flag` and a session's Flag entries: each map is a level (none: the
 /// one these flags name), played by the planner these flags choose.
-pub fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Failure> {
+pub(crate) fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Failure> {
     args.planner.check().exit_code(Exit::BadInput)?;
     let levels = levels
         .read(|map| {
@@ -85,7 +85,7 @@ pub fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Fa
 }
 
 #[derive(Debug, Args)]
-pub struct BenchFlag {
+pub(crate) struct BenchFlag {
     #[command(flatten)]
     pub planner: PlannerArgs,
     /// ga: the map to evolve on (default: the bundled round 12). exact, search: maps to
@@ -159,7 +159,7 @@ fn collect_maps(paths: &[PathBuf]) -> anyhow::Result<Vec<(String, flag::Config)>
     files.iter().map(|file| Ok((file.display().to_string(), map::read::<flag::Config>(file)?))).collect()
 }
 
-pub fn bench(args: BenchFlag) -> Result<Exit, Failure> {
+pub(crate) fn bench(args: BenchFlag) -> Result<Exit, Failure> {
     match args.planner.planner {
         PlannerName::Ga => bench_ga(&args),
         PlannerName::Exact => bench_exact(&args),
@@ -387,7 +387,7 @@ fn bench_exact(args: &BenchFlag) -> Result<Exit, Failure> {
 }
 
 #[derive(Debug, Args)]
-pub struct GenFlag {
+pub(crate) struct GenFlag {
     /// Board size, e.g. 10x10.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: (u16, u16),
@@ -417,7 +417,7 @@ pub struct GenFlag {
     pub out: Option<PathBuf>,
 }
 
-pub fn generate(args: GenFlag) -> Result<Exit, Failure> {
+pub(crate) fn generate(args: GenFlag) -> Result<Exit, Failure> {
     let (width, height) = args.size;
     let (command_line, setup, walk) = match args.walk {
         Some(walk_len) => {

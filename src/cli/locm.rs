@@ -31,7 +31,7 @@ const BUNDLED_CARDLIST_NAME: &str = "maps/locm/cardlist.txt (bundled)";
 
 /// The card list and where the draft's randomness comes from.
 #[derive(Clone, Debug, Args, Default)]
-pub struct LocmRules {
+pub(crate) struct LocmRules {
     /// A card list in the referee's format. Default: the bundled LOCM 1.2 list.
     #[arg(long, value_name = "FILE")]
     pub cards: Option<PathBuf>,
@@ -42,7 +42,7 @@ pub struct LocmRules {
 }
 
 impl LocmRules {
-    pub fn config(&self) -> anyhow::Result<Config> {
+    pub(crate) fn config(&self) -> anyhow::Result<Config> {
         let table = match &self.cards {
             Some(path) => map::read::<CardTable>(path)?,
             None => CardTable::parse(BUNDLED_CARDLIST).map_err(|error| error.in_file(BUNDLED_CARDLIST_NAME))?,
@@ -54,7 +54,7 @@ impl LocmRules {
 
 /// A LOCM game's flags: both seats' bots, the card list and the seeding.
 #[derive(Clone, Debug, Args, Default)]
-pub struct LocmArgs {
+pub(crate) struct LocmArgs {
     #[command(flatten)]
     pub planner: PlannerArgs,
     #[command(flatten)]
@@ -62,7 +62,7 @@ pub struct LocmArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct PlayLocm {
+pub(crate) struct PlayLocm {
     #[command(flatten)]
     pub locm: LocmArgs,
     #[command(flatten)]
@@ -70,7 +70,7 @@ pub struct PlayLocm {
 }
 
 #[derive(Debug, Args)]
-pub struct MatchLocm {
+pub(crate) struct MatchLocm {
     /// Drafter A and drafter B (names as for `play locm --draft`).
     #[arg(long, value_name = "A,B")]
     pub draft: String,
@@ -95,7 +95,7 @@ pub struct MatchLocm {
 }
 
 #[derive(Debug, Args)]
-pub struct BenchLocm {
+pub(crate) struct BenchLocm {
     /// Games per battle bot (random, then greedy).
     #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
@@ -145,7 +145,7 @@ impl LocmArgs {
     }
 }
 
-pub fn play(args: PlayLocm) -> Result<Exit, Failure> {
+pub(crate) fn play(args: PlayLocm) -> Result<Exit, Failure> {
     let config = Arc::new(args.locm.rules.config().exit_code(Exit::BadInput)?);
     let bots = args.locm.bots(config.table().len()).exit_code(Exit::BadInput)?;
     play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
@@ -153,7 +153,7 @@ pub fn play(args: PlayLocm) -> Result<Exit, Failure> {
 
 /// `run locm` and a session's LOCM entries: each card list is a level
 /// (none: the one these flags name), played by the bots these flags choose.
-pub fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+pub(crate) fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|cards| {
         let mut rules = locm.rules.clone();
         rules.cards = cards.map(Path::to_path_buf).or(rules.cards);
@@ -163,7 +163,7 @@ pub fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPla
     Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
 }
 
-pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
+pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
     let (draft_a, draft_b, battle) = args.bots(config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
@@ -214,7 +214,7 @@ pub fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     Ok(finished())
 }
 
-pub fn bench(args: BenchLocm) -> Result<Exit, Failure> {
+pub(crate) fn bench(args: BenchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
     let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);

@@ -15,7 +15,7 @@ use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 use super::support::{Exit, Failure, interrupt_flag, progress_bar};
 
 /// What `merge --help` prints after the flags.
-pub const AFTER_HELP: &str = "\
+pub(crate) const AFTER_HELP: &str = "\
 Shard I of N (`tickbot run --shard I/N`) plays the games whose index in their entry is I
 modulo N; merging the N directories gives exactly the results of the session run
 unsplit (its two wall-clock fields aside), in id order. Check the merged directory with
@@ -31,7 +31,7 @@ Exit codes:
   130  interrupted (Ctrl-C or SIGTERM): --out is left as it was";
 
 #[derive(Debug, Args)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The shards' session directories (each written by `run --shard I/N`), in any
     /// order; an id that two of them record is taken from the first one given.
     #[arg(required = true, value_name = "DIR")]
@@ -45,7 +45,7 @@ pub struct MergeArgs {
     pub allow_partial: bool,
 }
 
-pub fn execute(args: MergeArgs) -> Result<Exit, Failure> {
+pub(crate) fn execute(args: MergeArgs) -> Result<Exit, Failure> {
     check_out(&args.out).map_err(failure)?;
     let reading = Progress::default();
     let merge = {

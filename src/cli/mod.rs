@@ -14,18 +14,18 @@ use clap::{Parser, Subcommand};
 
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
-pub mod common;
-pub mod evolve;
-pub mod flag;
-pub mod locm;
-pub mod merge;
-pub mod pipes;
-pub mod replay;
-pub mod run;
-pub mod slide;
-pub mod snake;
-pub mod stats;
-pub mod support;
+pub(crate) mod common;
+pub(crate) mod evolve;
+pub(crate) mod flag;
+pub(crate) mod locm;
+pub(crate) mod merge;
+pub(crate) mod pipes;
+pub(crate) mod replay;
+pub(crate) mod run;
+pub(crate) mod slide;
+pub(crate) mod snake;
+pub(crate) mod stats;
+pub(crate) mod support;
 
 use evolve::{EvalDraft, EvolveDraft};
 use flag::{BenchFlag, GenFlag, PlayFlag};
@@ -41,7 +41,7 @@ use support::{EXIT_CODES, Exit, ExitOnError, Failure};
 /// replay, and proves tick by tick that a replay reproduces exactly.
 #[derive(Debug, Parser)]
 #[command(name = "tickbot", version, after_help = EXIT_CODES, max_term_width = 100)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 
@@ -57,7 +57,7 @@ pub struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// The main job: a session of many games, unattended, writing a replay per
     /// game and one synced JSON line per finished game to DIR/results.jsonl, then a
     /// per-entry table. Plays the session file given by --config, one game type
@@ -102,7 +102,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum EvolveCommand {
+pub(crate) enum EvolveCommand {
     /// Evolve LOCM draft strategies (Kowalski & Miernik's active genes): progress per
     /// generation, DIR/best.txt (loadable by genome:FILE), DIR/log.jsonl, a checkpoint
     /// per generation; --resume DIR continues a stopped run exactly.
@@ -111,7 +111,7 @@ pub enum EvolveCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum EvalCommand {
+pub(crate) enum EvalCommand {
     /// The final winner of a draft evolution against every generation's best, worst and
     /// whole population on that generation's draft, and each generation's best against
     /// ClosetAI and Icebox: DIR/eval.jsonl and the chart DIR/eval.svg.
@@ -120,7 +120,7 @@ pub enum EvalCommand {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum PlayGame {
+pub(crate) enum PlayGame {
     /// Play one game of Snake.
     Snake(PlaySnake),
     /// Play one game of Reach the Flag.
@@ -135,7 +135,7 @@ pub enum PlayGame {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum BenchGame {
+pub(crate) enum BenchGame {
     /// Play seeded Snake episodes with bfs-tail; report length, fill rate and speed.
     Snake(BenchSnake),
     /// Reach the Flag: GA generations and time per generation over seeds, the exact
@@ -152,14 +152,14 @@ pub enum BenchGame {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum MatchGame {
+pub(crate) enum MatchGame {
     /// Drafter A against drafter B in LOCM: every draft played twice with the seats
     /// swapped; wins, win rate with a 95% interval, games per second.
     Locm(MatchLocm),
 }
 
 #[derive(Debug, Subcommand)]
-pub enum GenGame {
+pub(crate) enum GenGame {
     /// A random solvable Reach the Flag map (a random walk, or with --walk the designer's
     /// long walk with revisits; tiles from its entry counts).
     Flag(GenFlag),
@@ -171,7 +171,7 @@ pub enum GenGame {
 /// Runs one command line: the log first (`replay`, `gen`, `stats` and
 /// `merge` write no log file), then the interrupt handler, then the
 /// subcommand.
-pub fn execute(cli: Cli) -> Result<Exit, Failure> {
+pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
     let writes_log =
         !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
     let log = LogConfig {

@@ -29,7 +29,7 @@ const DEFAULT_PIPES_MAP: &str = include_str!("../../maps/pipes/10x10-flat.txt");
 const DEFAULT_PIPES_MAP_NAME: &str = "maps/pipes/10x10-flat.txt (bundled)";
 
 #[derive(Debug, Args)]
-pub struct PlayPipes {
+pub(crate) struct PlayPipes {
     #[command(flatten)]
     pub pipes: PipesArgs,
     /// Count the solutions (up to 2) with the solver and print the verdict
@@ -42,7 +42,7 @@ pub struct PlayPipes {
 
 /// The puzzle and the planner.
 #[derive(Clone, Debug, Args, Default)]
-pub struct PipesArgs {
+pub(crate) struct PipesArgs {
     /// A puzzle file: `W H wrap|nowrap SX SY`, then H rows of W hex digits
     /// (Up=1 Right=2 Down=4 Left=8). Default: the bundled 10x10 puzzle.
     #[arg(long, value_name = "FILE")]
@@ -52,7 +52,7 @@ pub struct PipesArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct BenchPipes {
+pub(crate) struct BenchPipes {
     /// Puzzle files or directories of them (*.txt). Default: maps/pipes.
     #[arg(value_name = "FILE|DIR")]
     pub paths: Vec<PathBuf>,
@@ -83,7 +83,7 @@ pub struct BenchPipes {
 }
 
 #[derive(Debug, Args)]
-pub struct GenPipes {
+pub(crate) struct GenPipes {
     /// Board size, e.g. 40x40.
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub size: (u16, u16),
@@ -110,7 +110,7 @@ fn read_puzzle(path: &Path) -> anyhow::Result<pipes::Config> {
 impl PipesArgs {
     /// The validated puzzle these flags name (after checking the planner
     /// flags). Errors name the puzzle file and line.
-    pub fn config(&self) -> anyhow::Result<pipes::Config> {
+    pub(crate) fn config(&self) -> anyhow::Result<pipes::Config> {
         self.planner.check()?;
         match &self.map {
             Some(path) => read_puzzle(path),
@@ -122,7 +122,7 @@ impl PipesArgs {
     }
 }
 
-pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
+pub(crate) fn play(args: PlayPipes) -> Result<Exit, Failure> {
     let config = args.pipes.config().exit_code(Exit::BadInput)?;
     if args.count {
         let mut solver = Solver::new(config.grid());
@@ -148,7 +148,7 @@ pub fn play(args: PlayPipes) -> Result<Exit, Failure> {
 
 /// `run pipes` and a session's Pipes entries: each puzzle is a level (none:
 /// the one these flags name), played by the planner these flags choose.
-pub fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+pub(crate) fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|map| {
         let mut args = args.clone();
         args.map = map.map(Path::to_path_buf).or(args.map);
@@ -200,7 +200,7 @@ fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {
     Ok(puzzles)
 }
 
-pub fn bench(args: BenchPipes) -> Result<Exit, Failure> {
+pub(crate) fn bench(args: BenchPipes) -> Result<Exit, Failure> {
     args.planner.check().exit_code(Exit::BadInput)?;
     let puzzles = bench_puzzles(&args)?;
     let progress = Progress::with_total(puzzles.len() as u64);
@@ -260,7 +260,7 @@ fn print_pipes_sizes(sizes: &[bench::SizeTiming]) {
     }
 }
 
-pub fn generate(args: GenPipes) -> Result<Exit, Failure> {
+pub(crate) fn generate(args: GenPipes) -> Result<Exit, Failure> {
     let (width, height) = args.size;
     let options = GenSettings { width, height, wrap: args.wrap, unique: args.unique, seed: args.seed };
     if args.unique {

@@ -27,7 +27,7 @@ use super::snake::SnakeArgs;
 use super::support::{Exit, ExitOnError, Failure, collect_files, default_parallelism, run_session};
 
 #[derive(Debug, Args)]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// A session file (TOML): entries of game, level, planner and games or weight.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -42,7 +42,7 @@ pub struct RunArgs {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum RunGame {
+pub(crate) enum RunGame {
     /// Snake with the bfs-tail planner.
     Snake(SnakeArgs),
     /// Reach the Flag (default: the bundled round 12, exact planner).
@@ -60,7 +60,7 @@ pub enum RunGame {
 /// The options of `tickbot run`: each overrides the session file's setting
 /// of the same name (see docs/guide.md, "Session files").
 #[derive(Debug, Args)]
-pub struct RunOptions {
+pub(crate) struct RunOptions {
     /// Games to play over all entries (the first ones of the session's order).
     /// Default: what the session file says; 20 for `run GAME`.
     #[arg(long, global = true, value_parser = clap::value_parser!(u64).range(1..))]
@@ -112,7 +112,7 @@ pub struct RunOptions {
 }
 
 /// The bundled default session: every game and planner on bundled levels.
-pub const DEFAULT_SESSION: &str = include_str!("../../sessions/default.toml");
+pub(crate) const DEFAULT_SESSION: &str = include_str!("../../sessions/default.toml");
 const DEFAULT_SESSION_NAME: &str = "sessions/default.toml (bundled)";
 
 /// Games of a `run GAME` session without `--games`.
@@ -151,7 +151,7 @@ struct Source {
     text: String,
 }
 
-pub fn execute(args: RunArgs) -> Result<Exit, Failure> {
+pub(crate) fn execute(args: RunArgs) -> Result<Exit, Failure> {
     let RunArgs { config, resume, options, game } = args;
     if config.is_some() && game.is_some() {
         return Err(Failure::bad_input(anyhow!("give a session file (--config) or a game (`run GAME ...`), not both")));

@@ -31,7 +31,7 @@ Actions name the direction the BLANK moves: `up` swaps the blank with the tile a
 
 #[derive(Debug, Args)]
 #[command(after_help = MOVES_HELP)]
-pub struct PlaySlide {
+pub(crate) struct PlaySlide {
     #[command(flatten)]
     pub slide: SlideArgs,
     /// Which instance of --instances to play (1-based).
@@ -43,7 +43,7 @@ pub struct PlaySlide {
 
 #[derive(Debug, Args)]
 #[command(after_help = MOVES_HELP)]
-pub struct BenchSlide {
+pub(crate) struct BenchSlide {
     #[command(flatten)]
     pub slide: SlideArgs,
     /// Instead of --instances: this many random solvable starts of --size
@@ -70,7 +70,7 @@ pub struct BenchSlide {
 /// The puzzle and the planner. Without --tiles or --instances: a random
 /// solvable start of --size (default 3) drawn from the game's seed.
 #[derive(Clone, Debug, Args, Default)]
-pub struct SlideArgs {
+pub(crate) struct SlideArgs {
     /// One start, row-major, 0 (or _) = blank, numbers separated by spaces or
     /// commas, e.g. "7 3 0 8 1 4 6 2 5" or 7,3,0,8,1,4,6,2,5. Its count gives the size.
     #[arg(long, value_name = "TILES", group = "start")]
@@ -93,7 +93,7 @@ pub struct SlideArgs {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum GoalArg {
+pub(crate) enum GoalArg {
     /// 1 2 3 / 4 5 6 / 7 8 _
     #[default]
     BlankLast,
@@ -219,7 +219,7 @@ impl SlideArgs {
     }
 }
 
-pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
+pub(crate) fn play(args: PlaySlide) -> Result<Exit, Failure> {
     let cases = args.slide.cases().exit_code(Exit::BadInput)?;
     if args.index == 0 {
         return Err(Failure::bad_input(anyhow!("--index 0: instances are numbered from 1")));
@@ -237,7 +237,7 @@ pub fn play(args: PlaySlide) -> Result<Exit, Failure> {
     play_one::<SlideGame, _>(Arc::new(case.config), move || planner.make(), &args.options)
 }
 
-pub fn bench(args: BenchSlide) -> Result<Exit, Failure> {
+pub(crate) fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     let mut cases = match args.random {
         Some(count) => random_cases(&args.slide, count, args.seed)?,
         None => args.slide.cases().exit_code(Exit::BadInput)?,
@@ -356,7 +356,7 @@ fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> Result<Vec<SlideCase
 /// `run slide` and a session's Slide entries: every instance of each
 /// instance file is a level (none: the start these flags name), played by
 /// the planner these flags choose; `seed` seeds the ga planner.
-pub fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<dyn EntryPlayer>, Failure> {
+pub(crate) fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<dyn EntryPlayer>, Failure> {
     let mut cases = Vec::new();
     for (name, file) in levels.files() {
         let mut args = args.clone();

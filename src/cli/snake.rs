@@ -26,7 +26,7 @@ const DEFAULT_SNAKE_MAP: &str = include_str!("../../maps/snake/hawstein.txt");
 const DEFAULT_SNAKE_MAP_NAME: &str = "maps/snake/hawstein.txt (bundled)";
 
 #[derive(Debug, Args)]
-pub struct PlaySnake {
+pub(crate) struct PlaySnake {
     #[command(flatten)]
     pub snake: SnakeArgs,
     #[command(flatten)]
@@ -34,7 +34,7 @@ pub struct PlaySnake {
 }
 
 #[derive(Debug, Args)]
-pub struct BenchSnake {
+pub(crate) struct BenchSnake {
     #[command(flatten)]
     pub snake: SnakeArgs,
     /// Number of episodes; episode i plays with a seed derived from (seed, i).
@@ -55,7 +55,7 @@ pub struct BenchSnake {
 /// The Snake board and rules. Without --map, --size or --preset: the bundled
 /// board of the original write-up (18x8 playable cells inside walls).
 #[derive(Clone, Debug, Args, Default)]
-pub struct SnakeArgs {
+pub(crate) struct SnakeArgs {
     /// A map file: 'X' wall, '.' free, optional `start COL ROW DIR LENGTH` line.
     #[arg(long, value_name = "FILE", group = "board")]
     pub map: Option<PathBuf>,
@@ -84,12 +84,12 @@ pub struct SnakeArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Preset {
+pub(crate) enum Preset {
     Chuyangliu,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TailRuleArg {
+pub(crate) enum TailRuleArg {
     /// The tail moves first: the head may take its cell.
     Vacates,
     /// The tail's cell stays body until the tick ends.
@@ -114,7 +114,7 @@ fn parse_start(text: &str) -> Result<StartRule, String> {
 impl SnakeArgs {
     /// The validated Snake configuration these flags describe. Errors name
     /// the map file and line.
-    pub fn config(&self) -> anyhow::Result<snake::Config> {
+    pub(crate) fn config(&self) -> anyhow::Result<snake::Config> {
         self.planner.check()?;
         let (mut setup, source) = if let Some(path) = &self.map {
             (map::read::<SnakeSetup>(path)?, path.display().to_string())
@@ -161,7 +161,7 @@ impl SnakeArgs {
     }
 }
 
-pub fn play(args: PlaySnake) -> Result<Exit, Failure> {
+pub(crate) fn play(args: PlaySnake) -> Result<Exit, Failure> {
     let level = Arc::new(args.snake.config().exit_code(Exit::BadInput)?);
     let planner_level = Arc::clone(&level);
     play_one::<SnakeGame, _>(level, move || args.snake.planner.make(&planner_level), &args.options)
@@ -169,7 +169,7 @@ pub fn play(args: PlaySnake) -> Result<Exit, Failure> {
 
 /// `run snake` and a session's Snake entries: each map is a level (none:
 /// the board these flags name), played by the planner these flags choose.
-pub fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+pub(crate) fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|map| {
         let mut args = args.clone();
         if let Some(map) = map {
@@ -180,7 +180,7 @@ pub fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPl
     Ok(GameEntry::<SnakeGame, _>::player(levels, move |level: &snake::Config| args.planner.make(level)))
 }
 
-pub fn bench(args: BenchSnake) -> Result<Exit, Failure> {
+pub(crate) fn bench(args: BenchSnake) -> Result<Exit, Failure> {
     let level = args.snake.config().exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let progress = Progress::with_total(args.episodes);

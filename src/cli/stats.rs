@@ -25,7 +25,7 @@ use tickbot::session::store::RESULTS_FILE;
 use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
 
 #[derive(Debug, Args)]
-pub struct StatsArgs {
+pub(crate) struct StatsArgs {
     /// Session directories (their results.jsonl) or results files (.jsonl, or .jsonl.gz).
     /// Default: `out`, where `tickbot run` writes.
     #[arg(value_name = "DIR|FILE")]
@@ -54,7 +54,7 @@ pub struct StatsArgs {
     pub top: usize,
 }
 
-pub fn execute(args: StatsArgs) -> Result<Exit, Failure> {
+pub(crate) fn execute(args: StatsArgs) -> Result<Exit, Failure> {
     if let Some(logs) = &args.logs {
         return logs_report(logs, &args.paths, args.json);
     }

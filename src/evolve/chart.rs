@@ -19,7 +19,7 @@ use super::eval::EvalRow;
 pub struct ChartError(String);
 
 /// The chart's size in pixels.
-pub const CHART_SIZE: (u32, u32) = (1100, 500);
+pub(crate) const CHART_SIZE: (u32, u32) = (1100, 500);
 
 /// The height of one legend row. Every panel keeps room for three rows
 /// (the most series a panel has) under its plot, so both plots have the
@@ -33,7 +33,7 @@ const MARGIN: u32 = 12;
 const Y_LABEL_AREA: u32 = 44;
 
 /// The series of the left panel, then of the right one, as drawn.
-pub const SERIES: [&str; 5] = [
+pub(crate) const SERIES: [&str; 5] = [
     "W vs generation's best",
     "W vs generation's worst",
     "W vs whole generation",
@@ -42,7 +42,7 @@ pub const SERIES: [&str; 5] = [
 ];
 
 /// The value of series `index` (see [`SERIES`]) in a row, in percent.
-pub fn series_value(row: &EvalRow, index: usize) -> f64 {
+pub(crate) fn series_value(row: &EvalRow, index: usize) -> f64 {
     100.0
         * match index {
             0 => row.vs_best,

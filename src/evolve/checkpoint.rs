@@ -17,7 +17,7 @@ use super::settings::{DraftEvolutionSettings, EvolveError, Representation};
 pub struct GenerationReport {
     /// 0: the initial population.
     pub generation: u64,
-    pub fitness_min: f64,
+    pub(crate) fitness_min: f64,
     pub fitness_mean: f64,
     pub fitness_max: f64,
     /// The index of the best member (the highest fitness, the first on ties).
@@ -28,16 +28,16 @@ pub struct GenerationReport {
     /// Evolution games this generation (the probe not counted).
     pub games: u64,
     /// Evolution games since the run started.
-    pub total_games: u64,
+    pub(crate) total_games: u64,
     /// Wall-clock seconds the generation took, probe included.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
 }
 
 /// One generation's state: what a run resumes from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// Always [`CHECKPOINT_FORMAT`].
-    pub format: String,
+    pub(crate) format: String,
     pub seed: u64,
     pub settings: DraftEvolutionSettings,
     pub report: GenerationReport,
@@ -45,7 +45,7 @@ pub struct Checkpoint {
 }
 
 /// The `format` of a checkpoint this build reads and writes.
-pub const CHECKPOINT_FORMAT: &str = "tickbot draft evolution 1";
+pub(crate) const CHECKPOINT_FORMAT: &str = "tickbot draft evolution 1";
 
 impl GenerationReport {
     /// The report of a run before its first generation is scored.
@@ -96,7 +96,7 @@ impl Checkpoint {
 
 /// A genome as a `genome:FILE` text: comments naming the run that made it,
 /// then one priority per line (shortest exact decimal) with its card id.
-pub fn genome_text(
+pub(crate) fn genome_text(
     genes: &Genes,
     settings: &DraftEvolutionSettings,
     seed: u64,

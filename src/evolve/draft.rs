@@ -164,7 +164,8 @@ impl DraftEvolution {
         self.generation() >= self.settings.generations
     }
 
-    pub fn population(&self) -> &[Member] {
+    #[cfg(test)]
+    pub(crate) fn population(&self) -> &[Member] {
         &self.population
     }
 

@@ -47,7 +47,7 @@ pub struct EvalRow {
     pub best_vs_closetai: f64,
     pub best_vs_icebox: f64,
     /// Games played for this row.
-    pub games: u64,
+    pub(crate) games: u64,
 }
 
 /// The run a results step is about.

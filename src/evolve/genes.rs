@@ -31,7 +31,7 @@ pub enum Genes {
 impl Genes {
     /// The strategy as a per-card priority vector (what `genome:FILE`
     /// loads): an order's card at place k of n gets priority n − k.
-    pub fn to_genome(&self) -> Genome {
+    pub(crate) fn to_genome(&self) -> Genome {
         match self {
             Genes::Priorities(priorities) => Genome { priorities: priorities.clone() },
             Genes::Order(order) => {

@@ -18,11 +18,11 @@ use crate::rng::derive_seed;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Job {
     /// Indices into the drafter table of the batch.
-    pub seats: [u32; 2],
+    pub(crate) seats: [u32; 2],
     /// An index into the batch's drafts, or `None` for the fresh draft of
     /// `seed` (as `match locm` plays it).
-    pub draft: Option<u32>,
-    pub seed: u64,
+    pub(crate) draft: Option<u32>,
+    pub(crate) seed: u64,
 }
 
 /// Plays a batch of games over threads; the winners' seats in job order,
@@ -57,13 +57,13 @@ pub(crate) fn play_jobs(
 /// workers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct GenerationGames<'a> {
-    pub config: &'a Config,
-    pub settings: &'a DraftEvolutionSettings,
-    pub battle: BattleBot,
-    pub drafts: &'a [Draft],
+    pub(crate) config: &'a Config,
+    pub(crate) settings: &'a DraftEvolutionSettings,
+    pub(crate) battle: BattleBot,
+    pub(crate) drafts: &'a [Draft],
     /// The generation's seed ([`super::seeds::generation_seed`]).
-    pub seed: u64,
-    pub workers: Workers<'a>,
+    pub(crate) seed: u64,
+    pub(crate) workers: Workers<'a>,
 }
 
 impl GenerationGames<'_> {

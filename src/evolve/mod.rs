@@ -19,7 +19,7 @@ pub mod chart;
 pub mod checkpoint;
 pub mod draft;
 pub mod eval;
-pub mod genes;
+pub(crate) mod genes;
 pub(crate) mod jobs;
 pub(crate) mod scoring;
 pub(crate) mod seeds;

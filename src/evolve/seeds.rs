@@ -44,7 +44,12 @@ pub(crate) fn init_games_seed(seed: u64) -> u64 {
 /// The draft generation `generation` (from 1) plays on: its active genes
 /// under the active-genes scheme, one of the fixed drafts (the first game's)
 /// under the baseline. The results step plays on it again.
-pub fn generation_draft(config: &Config, settings: &DraftEvolutionSettings, seed: u64, generation: u64) -> Draft {
+pub(crate) fn generation_draft(
+    config: &Config,
+    settings: &DraftEvolutionSettings,
+    seed: u64,
+    generation: u64,
+) -> Draft {
     match settings.scheme {
         Scheme::ActiveGenes => {
             LocmGame::draw_draft(config, derive_seed(generation_seed(seed, generation), PHASE_DRAFT))

@@ -24,9 +24,9 @@ pub enum Dir {
 
 impl Dir {
     /// All directions, in the fixed order every tie-break and code uses.
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
+    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Right, Dir::Down, Dir::Left];
 
-    pub fn opposite(self) -> Dir {
+    pub(crate) fn opposite(self) -> Dir {
         match self {
             Dir::Up => Dir::Down,
             Dir::Right => Dir::Left,
@@ -37,12 +37,12 @@ impl Dir {
 
     /// The stable code of the direction: its index in [`Dir::ALL`]
     /// (0 up, 1 right, 2 down, 3 left).
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         self as u8
     }
 
     /// The inverse of [`Dir::code`]; `None` for a code of no direction.
-    pub fn from_code(code: u32) -> Option<Dir> {
+    pub(crate) fn from_code(code: u32) -> Option<Dir> {
         Dir::ALL.get(usize::try_from(code).ok()?).copied()
     }
 
@@ -53,7 +53,7 @@ impl Dir {
     }
 
     /// Its one-letter name in move strings: `U`, `R`, `D` or `L`.
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Dir::Up => 'U',
             Dir::Right => 'R',

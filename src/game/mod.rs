@@ -190,14 +190,14 @@ pub enum OutcomeKind {
 }
 
 impl Outcome {
-    pub fn new(kind: OutcomeKind, reason: impl Into<String>) -> Outcome {
+    pub(crate) fn new(kind: OutcomeKind, reason: impl Into<String>) -> Outcome {
         Outcome { kind, reason: reason.into() }
     }
 }
 
 impl OutcomeKind {
     /// Whether the session, not the game's rules, ended the game.
-    pub fn ended_early(self) -> bool {
+    pub(crate) fn ended_early(self) -> bool {
         matches!(self, OutcomeKind::Aborted | OutcomeKind::Panic | OutcomeKind::Timeout | OutcomeKind::Illegal)
     }
 
@@ -230,9 +230,9 @@ impl fmt::Display for Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("illegal action {action} at tick {tick}: {reason}")]
 pub struct IllegalAction {
-    pub action: String,
-    pub tick: u32,
-    pub reason: &'static str,
+    pub(crate) action: String,
+    pub(crate) tick: u32,
+    pub(crate) reason: &'static str,
 }
 
 /// Streams a state's canonical encoding into xxh3-64 without allocating.
@@ -256,7 +256,7 @@ impl Default for StateHasher {
 }
 
 impl StateHasher {
-    pub fn new() -> StateHasher {
+    pub(crate) fn new() -> StateHasher {
         StateHasher { inner: Xxh3::new() }
     }
     pub(crate) fn u8(&mut self, value: u8) {

@@ -56,7 +56,7 @@ impl Colour {
     ];
 
     /// The colour as red, green and blue bytes.
-    pub fn rgb(self) -> [u8; 3] {
+    pub(crate) fn rgb(self) -> [u8; 3] {
         match self {
             Colour::Paper => [0xfa, 0xfa, 0xf5],
             Colour::Ink => [0x1e, 0x1e, 0x24],
@@ -80,7 +80,7 @@ impl Colour {
     }
 
     /// `#rrggbb`, for SVG and the HTML viewer.
-    pub fn hex(self) -> String {
+    pub(crate) fn hex(self) -> String {
         let [red, green, blue] = self.rgb();
         format!("#{red:02x}{green:02x}{blue:02x}")
     }
@@ -110,10 +110,10 @@ impl Mark {
 
 /// Bits of [`Tile::links`]: a band from the centre to the middle of the
 /// top, right, bottom or left edge (the Pipes mask order).
-pub const UP: u8 = 1;
-pub const RIGHT: u8 = 2;
-pub const DOWN: u8 = 4;
-pub const LEFT: u8 = 8;
+pub(crate) const UP: u8 = 1;
+pub(crate) const RIGHT: u8 = 2;
+pub(crate) const DOWN: u8 = 4;
+pub(crate) const LEFT: u8 = 8;
 
 /// One cell of a picture. Drawn in this order: ground, bands, mark, label.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -131,26 +131,26 @@ pub struct Tile {
 
 impl Tile {
     /// A plain tile of one colour.
-    pub fn plain(ground: Colour) -> Tile {
+    pub(crate) fn plain(ground: Colour) -> Tile {
         Tile { ground, ..Tile::default() }
     }
 
     /// This tile with bands `links` in `colour`.
-    pub fn with_links(mut self, links: u8, colour: Colour) -> Tile {
+    pub(crate) fn with_links(mut self, links: u8, colour: Colour) -> Tile {
         self.links = links;
         self.link_colour = colour;
         self
     }
 
     /// This tile with `mark` in `colour`.
-    pub fn with_mark(mut self, mark: Mark, colour: Colour) -> Tile {
+    pub(crate) fn with_mark(mut self, mark: Mark, colour: Colour) -> Tile {
         self.mark = mark;
         self.mark_colour = colour;
         self
     }
 
     /// This tile with `label` in `colour`.
-    pub fn with_label(mut self, label: impl Into<String>, colour: Colour) -> Tile {
+    pub(crate) fn with_label(mut self, label: impl Into<String>, colour: Colour) -> Tile {
         self.label = label.into();
         self.label_colour = colour;
         self
@@ -166,14 +166,14 @@ pub struct Picture {
     pub rows: u16,
     /// The size a tile is drawn at, in pixels, before a renderer scales the
     /// whole picture to fit.
-    pub tile_width: u16,
-    pub tile_height: u16,
+    pub(crate) tile_width: u16,
+    pub(crate) tile_height: u16,
     /// The width of bands, in percent of the tile's smaller side.
-    pub link_width: u8,
+    pub(crate) link_width: u8,
     /// The labels are sized for this many lines of this many characters:
     /// one size for every tile of the game, so text does not jump about.
-    pub label_lines: u8,
-    pub label_chars: u8,
+    pub(crate) label_lines: u8,
+    pub(crate) label_chars: u8,
     /// Row-major, `columns * rows` tiles.
     pub tiles: Vec<Tile>,
     pub caption: String,
@@ -181,7 +181,7 @@ pub struct Picture {
 
 impl Picture {
     /// A picture of `columns` × `rows` tiles of `fill`.
-    pub fn new(columns: u16, rows: u16, tile_width: u16, tile_height: u16, fill: Tile) -> Picture {
+    pub(crate) fn new(columns: u16, rows: u16, tile_width: u16, tile_height: u16, fill: Tile) -> Picture {
         let tiles = vec![fill; usize::from(columns) * usize::from(rows)];
         Picture {
             columns,
@@ -197,7 +197,7 @@ impl Picture {
     }
 
     /// The tile at (`column`, `row`).
-    pub fn tile_mut(&mut self, column: u16, row: u16) -> &mut Tile {
+    pub(crate) fn tile_mut(&mut self, column: u16, row: u16) -> &mut Tile {
         &mut self.tiles[usize::from(row) * usize::from(self.columns) + usize::from(column)]
     }
 

@@ -80,13 +80,13 @@ pub(crate) enum Scheme {
 /// The engine's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EvolutionSettings {
-    pub population: usize,
-    pub scheme: Scheme,
+    pub(crate) population: usize,
+    pub(crate) scheme: Scheme,
     /// The search stops unsolved after this many generations.
-    pub max_generations: u64,
+    pub(crate) max_generations: u64,
     /// Evaluate fitness on rayon's threads. Worth it only when a fitness
     /// costs well over a microsecond; the result is the same either way.
-    pub parallel: bool,
+    pub(crate) parallel: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -102,7 +102,7 @@ pub enum GaError {
 }
 
 impl EvolutionSettings {
-    pub fn validate(&self) -> Result<(), GaError> {
+    pub(crate) fn validate(&self) -> Result<(), GaError> {
         let population = self.population;
         if population < 2 {
             return Err(GaError::PopulationTooSmall(population));
@@ -129,8 +129,8 @@ impl EvolutionSettings {
 /// A genome with its fitness.
 #[derive(Clone, Debug)]
 pub(crate) struct Scored<G, F> {
-    pub genome: G,
-    pub fitness: F,
+    pub(crate) genome: G,
+    pub(crate) fitness: F,
 }
 
 /// How a run ended.
@@ -168,7 +168,7 @@ impl<P: Problem> Debug for Evolution<'_, P> {
 
 impl<'p, P: Problem> Evolution<'p, P> {
     /// Draws and ranks the initial population.
-    pub fn new(problem: &'p P, params: EvolutionSettings, mut rng: GameRng) -> Result<Self, GaError> {
+    pub(crate) fn new(problem: &'p P, params: EvolutionSettings, mut rng: GameRng) -> Result<Self, GaError> {
         params.validate()?;
         let genomes: Vec<P::Genome> = (0..params.population).map(|_| problem.random_genome(&mut rng)).collect();
         let fitness = evaluate(problem, &genomes, params.parallel);
@@ -205,7 +205,7 @@ impl<'p, P: Problem> Evolution<'p, P> {
 
     /// Steps until a solution, the generation cap, or `stop` returns true
     /// (asked before each generation, e.g. to honour a time budget).
-    pub fn run(&mut self, mut stop: impl FnMut(&Self) -> bool) -> RunEnd {
+    pub(crate) fn run(&mut self, mut stop: impl FnMut(&Self) -> bool) -> RunEnd {
         loop {
             if self.problem.is_solution(self.best().fitness) {
                 return RunEnd::Solved { generation: self.generation };

@@ -6,7 +6,7 @@
 //! by move, reporting [`PlanStats`] only on the ticks where they planned, so
 //! the session logs one event per plan and never one per node.
 
-pub mod ga;
+pub(crate) mod ga;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,7 +61,7 @@ pub enum Variant {
 
 impl Variant {
     /// `WriteUp` when `write_up` is set: how a `--write-up` flag reads.
-    pub fn write_up_if(write_up: bool) -> Variant {
+    pub(crate) fn write_up_if(write_up: bool) -> Variant {
         if write_up { Variant::WriteUp } else { Variant::Ours }
     }
 }
@@ -85,7 +85,7 @@ pub struct Decision<A> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanStats {
     /// Which branch of the planner produced the plan (`"food"`, `"tail"`, ...).
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// Search nodes expanded (BFS cells, A* states, GA evaluations, ...).
     pub nodes: u64,
     /// Moves in the plan.
@@ -95,25 +95,25 @@ pub struct PlanStats {
     pub distinct: Option<u64>,
     /// Anytime planners: microseconds until the first winning plan was in
     /// hand (the plan played may be a later, shorter one).
-    pub first_solution_us: Option<u64>,
+    pub(crate) first_solution_us: Option<u64>,
     /// A proven lower bound on the length of any winning plan, when the
     /// planner knows one (`plan_len` equal to it proves the plan shortest).
-    pub lower_bound: Option<u32>,
+    pub(crate) lower_bound: Option<u32>,
 }
 
 /// Measures how long part of a planner's work took, for [`PlanStats`]
 /// only: a planner may report times, but never decides by them (its
 /// deadline is the [`Budget`]'s).
 #[derive(Clone, Copy, Debug)]
-pub struct Stopwatch(Instant);
+pub(crate) struct Stopwatch(Instant);
 
 impl Stopwatch {
-    pub fn start() -> Stopwatch {
+    pub(crate) fn start() -> Stopwatch {
         Stopwatch(Instant::now())
     }
 
     /// Microseconds since [`Stopwatch::start`].
-    pub fn elapsed_us(&self) -> u64 {
+    pub(crate) fn elapsed_us(&self) -> u64 {
         self.0.elapsed().as_micros() as u64
     }
 }
@@ -125,7 +125,7 @@ impl Stopwatch {
 pub struct ChoiceError(String);
 
 impl ChoiceError {
-    pub fn new(message: impl Into<String>) -> ChoiceError {
+    pub(crate) fn new(message: impl Into<String>) -> ChoiceError {
         ChoiceError(message.into())
     }
 }
@@ -146,8 +146,8 @@ pub enum PlanError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{error} (after {nodes} nodes)")]
 pub struct Stopped {
-    pub error: PlanError,
-    pub nodes: u64,
+    pub(crate) error: PlanError,
+    pub(crate) nodes: u64,
 }
 
 impl From<Stopped> for PlanError {
@@ -176,7 +176,7 @@ impl Budget {
 
     /// This budget's cancel flag with `deadline` as well: the earlier of the
     /// two deadlines holds.
-    pub fn with_deadline(&self, deadline: Instant) -> Budget {
+    pub(crate) fn with_deadline(&self, deadline: Instant) -> Budget {
         let deadline = self.deadline.map_or(deadline, |own| own.min(deadline));
         Budget { deadline: Some(deadline), cancel: self.cancel.clone() }
     }
@@ -225,11 +225,11 @@ pub(crate) fn play_to_end<G: Game, P: Planner<G> + ?Sized>(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Plan<A> {
     /// The actions in playing order.
-    pub actions: Vec<A>,
+    pub(crate) actions: Vec<A>,
     /// Which branch of the planner made it, for [`PlanStats::kind`].
-    pub kind: &'static str,
+    pub(crate) kind: &'static str,
     /// Search nodes it took, for [`PlanStats::nodes`].
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 /// The tick logic of a planner that plans once and plays the plan out: it

@@ -84,7 +84,7 @@ pub(crate) const MAGIC: [u8; 8] = *b"TICKBOT\x1a";
 pub const FORMAT_VERSION: u16 = 2;
 
 /// The oldest version tickbot still reads (and verifies).
-pub const OLDEST_FORMAT_VERSION: u16 = 1;
+pub(crate) const OLDEST_FORMAT_VERSION: u16 = 1;
 
 /// Ticks per frames block in version 2, and so the spacing of the full
 /// 64-bit state hashes.
@@ -132,12 +132,12 @@ pub enum FrameHash {
 impl FrameHash {
     /// What version 2 records after tick `tick` (1-based) of a replay of
     /// `ticks` ticks: the full hash at the end of each block and at the end.
-    pub fn for_tick(tick: u32, ticks: u32, hash: u64) -> FrameHash {
+    pub(crate) fn for_tick(tick: u32, ticks: u32, hash: u64) -> FrameHash {
         if tick % BLOCK_TICKS == 0 || tick == ticks { FrameHash::Full(hash) } else { FrameHash::Short(hash as u8) }
     }
 
     /// Whether `hash` (a full state hash) agrees with what was recorded.
-    pub fn matches(self, hash: u64) -> bool {
+    pub(crate) fn matches(self, hash: u64) -> bool {
         match self {
             FrameHash::Full(full) => full == hash,
             FrameHash::Short(short) => short == hash as u8,
@@ -145,7 +145,7 @@ impl FrameHash {
     }
 
     /// The full hash, where it was recorded.
-    pub fn full(self) -> Option<u64> {
+    pub(crate) fn full(self) -> Option<u64> {
         match self {
             FrameHash::Full(full) => Some(full),
             FrameHash::Short(_) => None,

@@ -54,7 +54,7 @@ pub struct ReplayWriter<W: Write> {
 
 impl<W: Write> ReplayWriter<W> {
     /// Writes the magic number, the version and `header`.
-    pub fn new(out: W, header: &Header) -> io::Result<ReplayWriter<W>> {
+    pub(crate) fn new(out: W, header: &Header) -> io::Result<ReplayWriter<W>> {
         Ok(ReplayWriter { blocks: v2::BlockWriter::new(out, header)? })
     }
 

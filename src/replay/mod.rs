@@ -1,10 +1,10 @@
 //! Binary replays: the format, the codec, durable writing, decoding of every
 //! format version, and verification. See `format.rs` for the layouts.
 
-pub mod codec;
+pub(crate) mod codec;
 mod error;
-pub mod format;
-pub mod io;
+pub(crate) mod format;
+pub(crate) mod io;
 pub mod record;
 mod v1;
 mod v2;

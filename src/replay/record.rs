@@ -7,7 +7,7 @@ use crate::replay::format::{Footer, Frame, FrameHash, Header, PlannerInfo, Repla
 
 impl Header {
     /// The header of a game of `G` on `config` from `seed`, played by `planner`.
-    pub fn new<G: Replayable>(config: &G::Config, seed: u64, planner: &(impl Planner<G> + ?Sized)) -> Header {
+    pub(crate) fn new<G: Replayable>(config: &G::Config, seed: u64, planner: &(impl Planner<G> + ?Sized)) -> Header {
         Header {
             tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
             game: G::spec(config),

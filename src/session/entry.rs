@@ -79,7 +79,7 @@ pub struct SessionProgress {
     /// Games finished in this run (its total: the games left to play, 0 if unbounded).
     pub games: Progress,
     /// Ticks played, over all games.
-    pub ticks: Progress,
+    pub(crate) ticks: Progress,
     pub won: Progress,
     /// Every other outcome.
     pub not_won: Progress,

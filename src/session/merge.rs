@@ -95,11 +95,11 @@ struct LineFields {
 /// A run of missing ids of one entry: `first`, `first + step`, ... `last`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MissingRun {
-    pub entry: String,
-    pub first: u64,
-    pub last: u64,
-    pub step: u64,
-    pub games: u64,
+    pub(crate) entry: String,
+    pub(crate) first: u64,
+    pub(crate) last: u64,
+    pub(crate) step: u64,
+    pub(crate) games: u64,
 }
 
 impl fmt::Display for MissingRun {

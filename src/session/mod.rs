@@ -24,7 +24,7 @@ mod game;
 pub mod merge;
 mod report;
 mod run;
-pub mod schedule;
+pub(crate) mod schedule;
 pub mod shard;
 pub mod spec;
 pub mod store;
@@ -46,21 +46,21 @@ pub use store::{Manifest, Recovered, ResultsFile, SessionDir};
 
 /// The log target of the per-game events (`game_start`, `game_end`): a
 /// terminal running a long session leaves them to the log file.
-pub const GAME_EVENTS: &str = "tickbot::games";
+pub(crate) const GAME_EVENTS: &str = "tickbot::games";
 
 /// The seed of game `index` of entry number `entry`: a pure function of
 /// the three, so results never depend on scheduling.
-pub fn game_seed(master_seed: u64, entry: usize, index: u64) -> u64 {
+pub(crate) fn game_seed(master_seed: u64, entry: usize, index: u64) -> u64 {
     derive_seed(derive_seed(master_seed, entry as u64), index)
 }
 
 /// A game's id in results: its entry and index.
-pub fn game_id(entry: &str, index: u64) -> String {
+pub(crate) fn game_id(entry: &str, index: u64) -> String {
     format!("{entry}/{index:06}")
 }
 
 /// Where game `index` of `entry` keeps its replay under a replay folder.
-pub fn replay_path(dir: &Path, entry: &str, index: u64) -> PathBuf {
+pub(crate) fn replay_path(dir: &Path, entry: &str, index: u64) -> PathBuf {
     dir.join(entry).join(format!("{index:06}.tbr"))
 }
 

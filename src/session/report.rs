@@ -14,19 +14,19 @@ use crate::session::SessionError;
 /// a function of the session file and the game's id.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameRecord {
-    pub id: String,
-    pub entry: String,
-    pub index: u64,
-    pub game: &'static str,
-    pub level: String,
-    pub planner: &'static str,
+    pub(crate) id: String,
+    pub(crate) entry: String,
+    pub(crate) index: u64,
+    pub(crate) game: &'static str,
+    pub(crate) level: String,
+    pub(crate) planner: &'static str,
     pub seed: u64,
     pub outcome: OutcomeKind,
     pub reason: String,
     pub ticks: u32,
     pub score: i64,
     /// Time spent in the planner, over all its calls.
-    pub planner_us: u64,
+    pub(crate) planner_us: u64,
     pub elapsed_us: u64,
     pub replay: Option<PathBuf>,
 }
@@ -42,8 +42,8 @@ pub struct Totals {
     pub panic: u64,
     pub timeout: u64,
     pub illegal: u64,
-    pub ticks: u64,
-    pub score: i64,
+    pub(crate) ticks: u64,
+    pub(crate) score: i64,
     /// The best score of any finished game; 0 before the first.
     pub best_score: i64,
     pub planner_us: u64,
@@ -68,7 +68,7 @@ impl Totals {
     }
 
     /// Adds another entry's totals.
-    pub fn merge(&mut self, other: &Totals) {
+    pub(crate) fn merge(&mut self, other: &Totals) {
         self.best_score = match (self.games, other.games) {
             (_, 0) => self.best_score,
             (0, _) => other.best_score,

@@ -8,8 +8,8 @@
 /// One game's place: its entry and its index within the entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slot {
-    pub entry: usize,
-    pub index: u64,
+    pub(crate) entry: usize,
+    pub(crate) index: u64,
 }
 
 /// The order of a session's games.
@@ -25,13 +25,13 @@ pub struct Schedule {
 impl Schedule {
     /// `weights[e]` (at least 1) is entry `e`'s share; `caps[e]` its game
     /// count, if it has one; `total` caps the whole session.
-    pub fn new(weights: Vec<u64>, caps: Vec<Option<u64>>, total: Option<u64>) -> Schedule {
+    pub(crate) fn new(weights: Vec<u64>, caps: Vec<Option<u64>>, total: Option<u64>) -> Schedule {
         let entries = weights.len();
         Schedule { weights, caps, current: vec![0; entries], handed: vec![0; entries], remaining_total: total }
     }
 
     /// Games of the whole session, if it is bounded.
-    pub fn total(&self) -> Option<u64> {
+    pub(crate) fn total(&self) -> Option<u64> {
         let by_entries: Option<u64> = self.caps.iter().copied().sum();
         match (by_entries, self.remaining_total) {
             (Some(entries), Some(total)) => Some(entries.min(total)),
@@ -42,7 +42,7 @@ impl Schedule {
     /// How many games each entry plays in the whole session, if it is
     /// bounded: entry `e` plays indices `0..counts[e]`. Walks the order
     /// when a session-wide cap cuts it short (one step per game).
-    pub fn entry_counts(&self) -> Option<Vec<u64>> {
+    pub(crate) fn entry_counts(&self) -> Option<Vec<u64>> {
         self.total()?;
         let mut counts = self.handed.clone();
         for slot in self.clone() {

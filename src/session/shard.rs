@@ -40,7 +40,7 @@ impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Shard `index` of `count`; refused unless `index < count`.
-    pub fn new(index: u64, count: u64) -> Result<Shard, String> {
+    pub(crate) fn new(index: u64, count: u64) -> Result<Shard, String> {
         if count == 0 {
             return Err("the shard count must be at least 1".into());
         }
@@ -59,12 +59,12 @@ impl Shard {
     }
 
     /// Whether this shard plays game `index` of an entry.
-    pub fn plays(&self, index: u64) -> bool {
+    pub(crate) fn plays(&self, index: u64) -> bool {
         index % self.count == self.index
     }
 
     /// How many of an entry's first `games` games this shard plays.
-    pub fn games_of(&self, games: u64) -> u64 {
+    pub(crate) fn games_of(&self, games: u64) -> u64 {
         if games <= self.index { 0 } else { (games - self.index).div_ceil(self.count) }
     }
 }
@@ -96,7 +96,7 @@ pub const SLURM_MIN: &str = "SLURM_ARRAY_TASK_MIN";
 /// Slurm job arrays: the number of tasks.
 pub const SLURM_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
 /// AWS Batch array jobs: the child job's index (0 to size - 1).
-pub const AWS_BATCH_INDEX: &str = "AWS_BATCH_JOB_ARRAY_INDEX";
+pub(crate) const AWS_BATCH_INDEX: &str = "AWS_BATCH_JOB_ARRAY_INDEX";
 /// Our own: the shard count where the engine gives an index but no count
 /// (Kubernetes and AWS Batch).
 pub const SHARD_COUNT: &str = "TICKBOT_SHARD_COUNT";

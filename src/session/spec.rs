@@ -52,7 +52,7 @@ pub struct SessionSpec {
     pub entries: Vec<EntrySpec>,
     /// Where each entry starts in the file (byte offsets), for messages.
     #[serde(skip)]
-    pub entry_offsets: Vec<usize>,
+    pub(crate) entry_offsets: Vec<usize>,
 }
 
 /// One entry: a game, its level, a planner, and how many games.
@@ -149,14 +149,14 @@ fn default_out() -> PathBuf {
 }
 
 /// The per-move budget when none is given.
-pub const DEFAULT_MOVE_BUDGET_MS: u64 = 10_000;
+pub(crate) const DEFAULT_MOVE_BUDGET_MS: u64 = 10_000;
 
 fn default_move_budget_ms() -> u64 {
     DEFAULT_MOVE_BUDGET_MS
 }
 
 /// The games a session can play.
-pub const GAMES: [&str; 5] = ["snake", "flag", "slide", "pipes", "locm"];
+pub(crate) const GAMES: [&str; 5] = ["snake", "flag", "slide", "pipes", "locm"];
 
 impl SessionSpec {
     /// A session of `entries` with every other setting at its default.
@@ -307,7 +307,7 @@ fn one_or_many<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<
 }
 
 /// 1-based line and column of byte `offset` in `text`.
-pub fn position(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn position(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |last| last.chars().count()) + 1;
@@ -428,14 +428,14 @@ mod duration_text {
 
     use serde::{Deserialize, Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(value: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(value: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
         match value {
             Some(duration) => serializer.serialize_str(&format!("{}s", duration.as_secs())),
             None => serializer.serialize_none(),
         }
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Duration>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Duration>, D::Error> {
         let text = Option::<String>::deserialize(deserializer)?;
         text.map(|text| super::parse_duration(&text).map_err(serde::de::Error::custom)).transpose()
     }

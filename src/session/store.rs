@@ -20,7 +20,7 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 /// The manifest's name inside a session directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
 /// The lock file's name inside a session directory.
-pub const LOCK_FILE: &str = "session.lock";
+pub(crate) const LOCK_FILE: &str = "session.lock";
 /// The replays' folder inside a session directory.
 pub const REPLAY_DIR: &str = "replays";
 
@@ -91,7 +91,7 @@ impl SessionDir {
     /// Whether a running session holds `path`, without taking the lock or
     /// writing anything: `Some` with the process its lock file names if
     /// one does, `None` if none does (or the directory has no lock file).
-    pub fn holder(path: &Path) -> Option<Option<u32>> {
+    pub(crate) fn holder(path: &Path) -> Option<Option<u32>> {
         let mut lock = File::open(path.join(LOCK_FILE)).ok()?;
         match fs4::FileExt::try_lock_shared(&lock) {
             Err(fs4::TryLockError::WouldBlock) => {
@@ -215,13 +215,13 @@ fn sync_dir(dir: &Path) {
 /// ones above it in `beyond`. Games finish nearly in order, so `beyond`
 /// stays as small as the number of games played at once.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Recorded {
+pub(crate) struct Recorded {
     prefix: u64,
     beyond: BTreeSet<u64>,
 }
 
 impl Recorded {
-    pub fn insert(&mut self, index: u64) -> bool {
+    pub(crate) fn insert(&mut self, index: u64) -> bool {
         if index < self.prefix || !self.beyond.insert(index) {
             return false;
         }
@@ -231,11 +231,11 @@ impl Recorded {
         true
     }
 
-    pub fn contains(&self, index: u64) -> bool {
+    pub(crate) fn contains(&self, index: u64) -> bool {
         index < self.prefix || self.beyond.contains(&index)
     }
 
-    pub fn count(&self) -> u64 {
+    pub(crate) fn count(&self) -> u64 {
         self.prefix + self.beyond.len() as u64
     }
 }
@@ -244,7 +244,7 @@ impl Recorded {
 /// their totals.
 #[derive(Debug, Default)]
 pub struct Recovered {
-    pub recorded: BTreeMap<String, Recorded>,
+    pub(crate) recorded: BTreeMap<String, Recorded>,
     pub totals: BTreeMap<String, Totals>,
     /// Bytes of a torn last line that were cut away.
     pub torn_bytes: u64,
@@ -266,23 +266,23 @@ struct RecordedLine {
 /// fields of a `GameRecord` in the same order, owned, so that a line read
 /// and written again is the same bytes.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
-pub struct ResultLine {
-    pub id: String,
-    pub entry: String,
-    pub index: u64,
-    pub game: String,
-    pub level: String,
-    pub planner: String,
-    pub seed: u64,
-    pub outcome: OutcomeKind,
-    pub reason: String,
-    pub ticks: u32,
-    pub score: i64,
+pub(crate) struct ResultLine {
+    pub(crate) id: String,
+    pub(crate) entry: String,
+    pub(crate) index: u64,
+    pub(crate) game: String,
+    pub(crate) level: String,
+    pub(crate) planner: String,
+    pub(crate) seed: u64,
+    pub(crate) outcome: OutcomeKind,
+    pub(crate) reason: String,
+    pub(crate) ticks: u32,
+    pub(crate) score: i64,
     #[serde(default)]
-    pub planner_us: u64,
+    pub(crate) planner_us: u64,
     #[serde(default)]
-    pub elapsed_us: u64,
-    pub replay: Option<PathBuf>,
+    pub(crate) elapsed_us: u64,
+    pub(crate) replay: Option<PathBuf>,
 }
 
 /// The results file, open for appending.
@@ -355,7 +355,7 @@ impl ResultsFile {
 
     /// Appends one record as a line and syncs it. A write that fails part
     /// way is cut back, so the file never ends in a torn line.
-    pub fn append(&mut self, record: &GameRecord) -> Result<(), SessionError> {
+    pub(crate) fn append(&mut self, record: &GameRecord) -> Result<(), SessionError> {
         let error = |cause| SessionError::Results { path: self.path.clone(), cause };
         let mut line = serde_json::to_vec(record).map_err(|cause| error(io::Error::other(cause)))?;
         line.push(b'\n');
@@ -367,10 +367,6 @@ impl ResultsFile {
             return Err(error(cause));
         }
         Ok(())
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 }
 

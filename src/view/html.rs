@@ -29,21 +29,21 @@ const TEMPLATE: &str = include_str!("viewer.html");
 pub struct ViewerData {
     pub title: String,
     /// The game and its level, one line.
-    pub description: String,
+    pub(crate) description: String,
     /// The first and last tick shown; frame `i` is tick `from + i`.
     pub from: u32,
     pub to: u32,
-    pub fps: u32,
-    pub columns: u32,
-    pub rows: u32,
-    pub tile_width: u32,
-    pub tile_height: u32,
-    pub link_width: u32,
+    pub(crate) fps: u32,
+    pub(crate) columns: u32,
+    pub(crate) rows: u32,
+    pub(crate) tile_width: u32,
+    pub(crate) tile_height: u32,
+    pub(crate) link_width: u32,
     /// The label font's character cell; 0 × 0 when labels are not drawn.
-    pub font_width: u32,
-    pub font_height: u32,
+    pub(crate) font_width: u32,
+    pub(crate) font_height: u32,
     /// `#rrggbb` by colour index.
-    pub palette: Vec<String>,
+    pub(crate) palette: Vec<String>,
     /// Each distinct tile: `[ground, links, link colour, mark, mark colour,
     /// label colour, label]`.
     pub tiles: Vec<(u8, u8, u8, u8, u8, u8, String)>,

@@ -6,7 +6,7 @@
 use crate::game::picture::Picture;
 
 /// Height of the caption band above the board: two lines of text.
-pub const CAPTION_HEIGHT: u32 = 32;
+pub(crate) const CAPTION_HEIGHT: u32 = 32;
 /// Boards narrower than this are scaled up by a whole factor.
 const MIN_WIDTH: u32 = 360;
 /// Boards wider than this are scaled down.
@@ -17,16 +17,16 @@ const MAX_TILE: u32 = 96;
 /// The pixel size of a rendered picture and of its tiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
-    pub columns: u32,
-    pub rows: u32,
-    pub tile_width: u32,
-    pub tile_height: u32,
+    pub(crate) columns: u32,
+    pub(crate) rows: u32,
+    pub(crate) tile_width: u32,
+    pub(crate) tile_height: u32,
     /// Band width in percent of a tile's smaller side.
-    pub link_width: u32,
+    pub(crate) link_width: u32,
     /// The font of every label, if one fits the label size the game asks for.
-    pub font: Option<Font>,
-    pub width: u32,
-    pub height: u32,
+    pub(crate) font: Option<Font>,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
 }
 
 impl Layout {
@@ -63,13 +63,13 @@ impl Layout {
     }
 
     /// The top-left pixel of tile `index` (row-major).
-    pub fn tile_origin(&self, index: usize) -> (u32, u32) {
+    pub(crate) fn tile_origin(&self, index: usize) -> (u32, u32) {
         let index = index as u32;
         ((index % self.columns) * self.tile_width, CAPTION_HEIGHT + (index / self.columns) * self.tile_height)
     }
 
     /// The sizes of the shapes in a tile.
-    pub fn shapes(&self) -> Shapes {
+    pub(crate) fn shapes(&self) -> Shapes {
         let (width, height) = (self.tile_width, self.tile_height);
         let side = width.min(height);
         Shapes {
@@ -94,30 +94,30 @@ impl Layout {
 /// `pole_bottom`, and a pennant from the pole's right edge to
 /// `pennant_right`, from `pole_top` down to `pennant_bottom`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shapes {
-    pub band: u32,
-    pub disc: u32,
-    pub ring_stroke: u32,
-    pub square: u32,
-    pub pole_left: u32,
-    pub pole_width: u32,
-    pub pole_top: u32,
-    pub pole_bottom: u32,
-    pub pennant_right: u32,
-    pub pennant_bottom: u32,
+pub(crate) struct Shapes {
+    pub(crate) band: u32,
+    pub(crate) disc: u32,
+    pub(crate) ring_stroke: u32,
+    pub(crate) square: u32,
+    pub(crate) pole_left: u32,
+    pub(crate) pole_width: u32,
+    pub(crate) pole_top: u32,
+    pub(crate) pole_bottom: u32,
+    pub(crate) pennant_right: u32,
+    pub(crate) pennant_bottom: u32,
 }
 
 /// A fixed-width font size (the font that fits the picture's label size
 /// with a pixel to spare on each side, largest first): the cell of one character, in pixels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Font {
-    pub width: u32,
-    pub height: u32,
+pub(crate) struct Font {
+    pub(crate) width: u32,
+    pub(crate) height: u32,
 }
 
 /// The sizes labels are drawn at, largest first (the raster's bitmap fonts;
 /// the SVG and the HTML viewer use a monospace font of the same height).
-pub const FONTS: [Font; 4] = [
+pub(crate) const FONTS: [Font; 4] = [
     Font { width: 10, height: 20 },
     Font { width: 9, height: 15 },
     Font { width: 6, height: 10 },

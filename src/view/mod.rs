@@ -11,11 +11,11 @@
 //! first: a replay is shown only as far as it reproduces.
 
 pub mod export;
-pub mod gif;
+pub(crate) mod gif;
 pub mod html;
 pub mod layout;
 pub mod raster;
-pub mod svg;
+pub(crate) mod svg;
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -35,11 +35,11 @@ pub struct TickView {
     pub action: Option<ActionView>,
     /// The state hash after the tick, as re-simulation computes it (and
     /// verification has checked against the recording).
-    pub hash: u64,
+    pub(crate) hash: u64,
     /// `"running"`, or how the game ended (`"won"`, `"lost"`, ...).
-    pub status: &'static str,
+    pub(crate) status: &'static str,
     /// Why the game ended, once it has.
-    pub reason: Option<String>,
+    pub(crate) reason: Option<String>,
     /// The game's picture, if asked for.
     pub picture: Option<Picture>,
     /// The game's structured state, if asked for.
@@ -59,7 +59,7 @@ impl TickView {
 /// An action as the replay stores it and as the game names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionView {
-    pub code: u32,
+    pub(crate) code: u32,
     pub text: String,
 }
 
@@ -291,7 +291,7 @@ pub fn render(
 }
 
 /// One line naming the game and its level, for titles.
-pub fn replay_description(replay: &Replay) -> String {
+pub(crate) fn replay_description(replay: &Replay) -> String {
     struct Describe;
     impl GameVisitor for Describe {
         type Output = String;

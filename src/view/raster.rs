@@ -20,14 +20,14 @@ use crate::view::{TickView, status_line, tick_line};
 /// A picture in palette indices, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Canvas {
-    pub width: u32,
-    pub height: u32,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
     pub pixels: Vec<u8>,
 }
 
 impl Canvas {
     /// A canvas of `layout`'s size in `fill`.
-    pub fn new(layout: &Layout, fill: Colour) -> Canvas {
+    pub(crate) fn new(layout: &Layout, fill: Colour) -> Canvas {
         Canvas {
             width: layout.width,
             height: layout.height,
@@ -36,7 +36,7 @@ impl Canvas {
     }
 
     /// Fills the rectangle from (`x`, `y`), clipped to the canvas.
-    pub fn fill_rect(&mut self, x: u32, y: u32, width: u32, height: u32, colour: Colour) {
+    pub(crate) fn fill_rect(&mut self, x: u32, y: u32, width: u32, height: u32, colour: Colour) {
         let (right, bottom) = ((x + width).min(self.width), (y + height).min(self.height));
         for row in y.min(bottom)..bottom {
             let start = (row * self.width) as usize;
@@ -64,7 +64,7 @@ impl Canvas {
 
     /// Writes `text` in `font` and `colour`: centred on `x` or starting at
     /// it, with its top at `y`.
-    pub fn text(&mut self, text: &str, x: i32, y: i32, font: Font, centred: bool, colour: Colour) {
+    pub(crate) fn text(&mut self, text: &str, x: i32, y: i32, font: Font, centred: bool, colour: Colour) {
         let mono: &MonoFont<'static> = match (font.width, font.height) {
             (10, 20) => &FONT_10X20,
             (9, 15) => &FONT_9X15,
@@ -90,7 +90,7 @@ impl Canvas {
     }
 
     /// Draws `picture` with its two caption lines, as `layout` places it.
-    pub fn draw(&mut self, layout: &Layout, picture: &Picture, caption: [&str; 2]) {
+    pub(crate) fn draw(&mut self, layout: &Layout, picture: &Picture, caption: [&str; 2]) {
         self.fill_rect(0, 0, layout.width, crate::view::layout::CAPTION_HEIGHT, Colour::Paper);
         let font = Font { width: 6, height: 10 };
         let fits = (layout.width.saturating_sub(8) / font.width) as usize;

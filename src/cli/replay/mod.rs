@@ -22,7 +22,7 @@ mod upgrade;
 mod verify;
 
 #[derive(Debug, Subcommand)]
-pub enum ReplayCommand {
+pub(crate) enum ReplayCommand {
     /// Re-simulate replays and check every tick's state hash. Directories are
     /// searched recursively for *.tbr files.
     #[command(after_help = EXIT_CODES)]
@@ -108,7 +108,7 @@ pub enum ReplayCommand {
 }
 
 /// Runs one `replay` subcommand.
-pub fn execute(command: ReplayCommand) -> Result<Exit, Failure> {
+pub(crate) fn execute(command: ReplayCommand) -> Result<Exit, Failure> {
     match command {
         ReplayCommand::Verify { paths, json } => verify::verify(&paths, json),
         ReplayCommand::Show { path, tick, all } => show::show(&path, tick, all),

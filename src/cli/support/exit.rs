@@ -3,7 +3,7 @@
 //! with the code it maps to.
 
 /// The exit-code table `--help` prints after a command's options.
-pub const EXIT_CODES: &str = "\
+pub(crate) const EXIT_CODES: &str = "\
 Exit codes:
   0    success (for `replay verify`: every replay reproduced exactly)
   1    `replay verify`/`show`: a replay diverged (an action that is illegal where it
@@ -21,7 +21,7 @@ Exit codes:
 
 /// The documented exit codes (see `tickbot --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     Success = 0,
     Diverged = 1,
     BadInput = 2,
@@ -32,18 +32,18 @@ pub enum Exit {
 
 /// An error on its way out, with the exit code it maps to.
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     pub code: Exit,
     pub error: anyhow::Error,
 }
 
 impl Failure {
-    pub fn bad_input(error: impl Into<anyhow::Error>) -> Failure {
+    pub(crate) fn bad_input(error: impl Into<anyhow::Error>) -> Failure {
         Failure { code: Exit::BadInput, error: error.into() }
     }
 }
 
-pub trait ExitOnError<T> {
+pub(crate) trait ExitOnError<T> {
     fn exit_code(self, code: Exit) -> Result<T, Failure>;
 }
 

@@ -15,7 +15,7 @@ static INTERRUPTED: OnceLock<Arc<AtomicBool>> = OnceLock::new();
 /// Installs the Ctrl-C/SIGTERM handlers: the first signal sets the flag that
 /// every long command polls (it then stops promptly, prints what it has and
 /// exits 130); a second Ctrl-C exits with 130 at once. Call once, early.
-pub fn install_interrupt_handler() -> std::io::Result<()> {
+pub(crate) fn install_interrupt_handler() -> std::io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     let flag = Arc::clone(INTERRUPTED.get_or_init(Arc::default));
     // The conditional shutdown is registered first, so it sees the flag as
@@ -27,22 +27,22 @@ pub fn install_interrupt_handler() -> std::io::Result<()> {
 }
 
 /// The flag a signal sets.
-pub fn interrupt_flag() -> Arc<AtomicBool> {
+pub(crate) fn interrupt_flag() -> Arc<AtomicBool> {
     Arc::clone(INTERRUPTED.get_or_init(Arc::default))
 }
 
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     interrupt_flag().load(Ordering::Relaxed)
 }
 
 /// A budget with no deadline that runs out on Ctrl-C or SIGTERM: what long
 /// library work (benchmarks, matches, table builds) polls.
-pub fn interrupt_budget() -> Budget {
+pub(crate) fn interrupt_budget() -> Budget {
     Budget::new(None, Some(interrupt_flag()))
 }
 
 /// `Exit::Interrupted` if a signal came, else `Exit::Success`: the code of
 /// a command that printed what it had.
-pub fn finished() -> Exit {
+pub(crate) fn finished() -> Exit {
     if interrupted() { Exit::Interrupted } else { Exit::Success }
 }

@@ -4,20 +4,20 @@
 //! async session runner, printing JSON and collecting files. Each file
 //! here owns one of these; the commands import them from here.
 
-pub mod exit;
-pub mod interrupt;
-pub mod output;
-pub mod progress;
-pub mod session;
+pub(crate) mod exit;
+pub(crate) mod interrupt;
+pub(crate) mod output;
+pub(crate) mod progress;
+pub(crate) mod session;
 
-pub use exit::{EXIT_CODES, Exit, ExitOnError, Failure};
-pub use interrupt::{finished, install_interrupt_handler, interrupt_budget, interrupt_flag, interrupted};
-pub use output::{collect_files, print_json};
-pub use progress::progress_bar;
-pub use session::{play_one, run_session};
+pub(crate) use exit::{EXIT_CODES, Exit, ExitOnError, Failure};
+pub(crate) use interrupt::{finished, install_interrupt_handler, interrupt_budget, interrupt_flag, interrupted};
+pub(crate) use output::{collect_files, print_json};
+pub(crate) use progress::progress_bar;
+pub(crate) use session::{play_one, run_session};
 
 /// How many threads (or games at once) long work uses by default: the
 /// machine's cores.
-pub fn default_parallelism() -> usize {
+pub(crate) fn default_parallelism() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::exit::{Exit, ExitOnError, Failure};
 
-pub fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
+pub(crate) fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
     let text = serde_json::to_string(value).exit_code(Exit::Runtime)?;
     println!("{text}");
     Ok(())
@@ -16,7 +16,7 @@ pub fn print_json<T: Serialize>(value: &T) -> Result<(), Failure> {
 
 /// Files are taken as given; directories are searched recursively for files
 /// ending in `.{extension}`, in sorted order so reports are stable.
-pub fn collect_files(path: &Path, extension: &str, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+pub(crate) fn collect_files(path: &Path, extension: &str, out: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     let metadata = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     if !metadata.is_dir() {
         out.push(path.to_path_buf());

@@ -13,7 +13,7 @@ use tickbot::progress::Progress;
 /// A progress bar on stderr for long work counted in `progress`, redrawn
 /// ten times a second until the returned guard is dropped. Nothing is drawn
 /// when stderr is not a terminal; log lines go above the bar.
-pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
+pub(crate) fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
     let span = tracing::trace_span!("progress", indicatif.pb_show = tracing::field::Empty);
     let template = if progress.total() > 0 {
         "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {per_sec}, {eta} left)"
@@ -40,7 +40,7 @@ pub fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
 
 /// Keeps a [`progress_bar`] drawn; removes it when dropped.
 #[derive(Debug)]
-pub struct ProgressGuard {
+pub(crate) struct ProgressGuard {
     pub(super) span: tracing::Span,
     pub(super) done: Arc<AtomicBool>,
     ticker: Option<std::thread::JoinHandle<()>>,

@@ -25,7 +25,7 @@ use crate::cli::common::PlayArgs;
 
 /// `tickbot play GAME`: one game with the exact seed, optionally recorded,
 /// one line of outcome, and the final board with `--show`.
-pub fn play_one<G: Replayable, P: Planner<G>>(
+pub(crate) fn play_one<G: Replayable, P: Planner<G>>(
     level: Arc<G::Config>,
     make_planner: impl Fn() -> P,
     options: &PlayArgs,
@@ -91,7 +91,7 @@ fn prepare_parent(path: &Path) -> Result<(), Failure> {
 /// Plays a session (`tickbot run`) until it ends or Ctrl-C/SIGTERM, with
 /// a progress bar on a terminal (games, games/s, time left, won so far)
 /// and otherwise a `status` log line every 30 s.
-pub fn run_session(
+pub(crate) fn run_session(
     config: SessionConfig,
     out: Option<(&SessionDir, ResultsFile, Recovered)>,
 ) -> Result<SessionReport, Failure> {

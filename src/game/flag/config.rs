@@ -88,7 +88,7 @@ impl Config {
     pub(crate) fn tile(&self, cell: u16) -> Tile {
         self.tiles[usize::from(cell)]
     }
-    pub fn tiles(&self) -> &[Tile] {
+    pub(crate) fn tiles(&self) -> &[Tile] {
         &self.tiles
     }
     /// The start cell (row-major index).

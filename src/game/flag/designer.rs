@@ -75,7 +75,8 @@ pub struct Designed {
 
 impl Designed {
     /// The validated level.
-    pub fn config(&self) -> Config {
+    #[cfg(test)]
+    pub(crate) fn config(&self) -> Config {
         Config::try_from(self.setup.clone()).expect("designed maps are valid")
     }
 }

@@ -62,7 +62,8 @@ pub struct Generated {
 
 impl Generated {
     /// The validated level.
-    pub fn config(&self) -> Config {
+    #[cfg(test)]
+    pub(crate) fn config(&self) -> Config {
         Config::try_from(self.setup.clone()).expect("generated maps are valid")
     }
 }

@@ -19,7 +19,7 @@
 mod config;
 pub mod designer;
 pub mod generate;
-pub mod picture;
+pub(crate) mod picture;
 pub mod plan;
 mod setup;
 mod state;
@@ -31,7 +31,7 @@ pub use state::FlagGame;
 #[cfg(test)]
 pub(crate) use state::play_moves;
 
-pub use crate::game::Dir;
+pub(crate) use crate::game::Dir;
 
 /// Largest board side we accept.
 pub(crate) const MAX_SIDE: u16 = 64;

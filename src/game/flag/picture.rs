@@ -13,12 +13,12 @@ use crate::game::{Game, Show, Status};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct FlagSnapshot {
     /// `[column, row]`.
-    pub position: [u16; 2],
+    pub(crate) position: [u16; 2],
     /// Entries still needed before every fragile and cracked tile has fallen.
-    pub entries_to_go: u32,
+    pub(crate) entries_to_go: u32,
     /// Per row, the entries each tile still takes before it falls (0 for
     /// fallen tiles, holes, stone and the flag).
-    pub visits: Vec<Vec<u8>>,
+    pub(crate) visits: Vec<Vec<u8>>,
 }
 
 impl Show for FlagGame {

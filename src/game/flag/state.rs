@@ -30,7 +30,7 @@ impl FlagGame {
     pub(crate) fn seed(&self) -> u64 {
         self.seed
     }
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.config
     }
     /// The player's cell.
@@ -53,7 +53,7 @@ impl FlagGame {
     }
 
     /// The cell a move in `dir` leads to, if the move is legal now.
-    pub fn target(&self, dir: Dir) -> Option<u16> {
+    pub(crate) fn target(&self, dir: Dir) -> Option<u16> {
         if self.outcome.is_some() {
             return None;
         }

@@ -44,14 +44,14 @@ pub(crate) const HIDDEN_DECKS: Decks = [[0; DECK_SIZE]; 2];
 /// A creature on the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Creature {
-    pub instance: u8,
-    pub card: u8,
-    pub lane: u8,
-    pub attack: i16,
-    pub defense: i16,
-    pub keywords: Keywords,
-    pub can_attack: bool,
-    pub has_attacked: bool,
+    pub(crate) instance: u8,
+    pub(crate) card: u8,
+    pub(crate) lane: u8,
+    pub(crate) attack: i16,
+    pub(crate) defense: i16,
+    pub(crate) keywords: Keywords,
+    pub(crate) can_attack: bool,
+    pub(crate) has_attacked: bool,
     /// The referee's display quirk: once a creature has attacked, been
     /// attacked or been the target of an item, the referee's copy of it no
     /// longer carries the card's health changes and draw, and it shows them
@@ -61,30 +61,30 @@ pub struct Creature {
 
 /// A card in hand: its instance id and card id.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct HandCard {
-    pub instance: u8,
-    pub card: u8,
+pub(crate) struct HandCard {
+    pub(crate) instance: u8,
+    pub(crate) card: u8,
 }
 
 /// One player's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Player {
-    pub health: i16,
-    pub max_mana: i8,
-    pub mana: i8,
-    pub bonus_mana_turns: u8,
-    pub next_turn_draw: u8,
+    pub(crate) health: i16,
+    pub(crate) max_mana: i8,
+    pub(crate) mana: i8,
+    pub(crate) bonus_mana_turns: u8,
+    pub(crate) next_turn_draw: u8,
     /// The `draw` number the referee shows: for the player to move, what it
     /// was due to draw this turn; for the other, its `next_turn_draw` as its
     /// last turn ended.
-    pub draw_shown: u8,
+    pub(crate) draw_shown: u8,
     /// Runes left; they are always the lowest ones, so the next is 5 × this.
-    pub runes: u8,
-    pub hand: [HandCard; HAND_LIMIT],
-    pub hand_len: u8,
+    pub(crate) runes: u8,
+    pub(crate) hand: [HandCard; HAND_LIMIT],
+    pub(crate) hand_len: u8,
     /// Cards drawn from the deck so far; the deck is `decks[p][deck_drawn..]`
     /// (the decks live outside the battle: see [`Decks`]).
-    pub deck_drawn: u8,
+    pub(crate) deck_drawn: u8,
     /// Creatures in the order they were summoned, both lanes together (the
     /// referee's order, which the input it shows follows).
     pub board: [Creature; BOARD_CAPACITY],
@@ -220,9 +220,9 @@ pub struct Battle {
     /// Whose turn it is: 0 or 1.
     pub current: u8,
     /// The referee's global turn counter: 0 is player 0's first turn.
-    pub turn: i16,
+    pub(crate) turn: i16,
     /// `Some(player)` once the game is decided.
-    pub winner: Option<u8>,
+    pub(crate) winner: Option<u8>,
 }
 
 impl Battle {
@@ -552,14 +552,14 @@ impl Battle {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Combat {
     /// The attacker after the fight (meaningless if it dies).
-    pub attacker: Creature,
-    pub attacker_dies: bool,
-    pub defender: Creature,
-    pub defender_dies: bool,
+    pub(crate) attacker: Creature,
+    pub(crate) attacker_dies: bool,
+    pub(crate) defender: Creature,
+    pub(crate) defender_dies: bool,
     /// Health the attacker's owner gains (Drain).
-    pub drain: i16,
+    pub(crate) drain: i16,
     /// The defender's owner's health change (Breakthrough), at most 0.
-    pub breakthrough: i16,
+    pub(crate) breakthrough: i16,
 }
 
 /// `ResolveAttack(attacker, defender)`: every quantity uses the values from

@@ -37,6 +37,7 @@ impl CardKind {
         }
     }
 
+    #[cfg(test)]
     fn word(self) -> &'static str {
         match self {
             CardKind::Creature => "creature",
@@ -75,7 +76,7 @@ impl Keywords {
     }
 
     /// Parses the 6-character mask, `-` where a keyword is absent.
-    pub fn parse(text: &str) -> Option<Keywords> {
+    pub(crate) fn parse(text: &str) -> Option<Keywords> {
         let bytes = text.as_bytes();
         if bytes.len() != 6 {
             return None;
@@ -127,14 +128,14 @@ pub struct Card {
 /// The numbers of a card the rules need, small and `Copy` for the hot path.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct CardStats {
-    pub kind_code: u8,
-    pub cost: i8,
-    pub attack: i8,
-    pub defense: i8,
-    pub keywords: Keywords,
-    pub my_health: i8,
-    pub opponent_health: i8,
-    pub draw: i8,
+    pub(crate) kind_code: u8,
+    pub(crate) cost: i8,
+    pub(crate) attack: i8,
+    pub(crate) defense: i8,
+    pub(crate) keywords: Keywords,
+    pub(crate) my_health: i8,
+    pub(crate) opponent_health: i8,
+    pub(crate) draw: i8,
 }
 
 impl CardStats {
@@ -160,7 +161,7 @@ pub struct CardTable {
 
 impl CardTable {
     /// Validates `cards` (as parsed, or as a replay header carries them).
-    pub fn new(cards: Vec<Card>) -> Result<CardTable, MapError> {
+    pub(crate) fn new(cards: Vec<Card>) -> Result<CardTable, MapError> {
         if !(MIN_CARDS..=MAX_CARDS).contains(&cards.len()) {
             return Err(MapError::whole(format!("{} cards; a card list needs {MIN_CARDS}..={MAX_CARDS}", cards.len())));
         }
@@ -211,7 +212,8 @@ impl CardTable {
     }
 
     /// The list in its text format (what [`Level::parse`] reads back).
-    pub fn to_text(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn to_text(&self) -> String {
         let mut out = String::new();
         for card in &self.cards {
             out.push_str(&format!(

@@ -15,7 +15,7 @@ pub(crate) struct JavaRandom {
 
 impl JavaRandom {
     /// `new Random(seed)`: the seed is scrambled with the multiplier.
-    pub fn new(seed: i64) -> JavaRandom {
+    pub(crate) fn new(seed: i64) -> JavaRandom {
         JavaRandom { seed: (seed ^ MULTIPLIER) & MASK }
     }
 

@@ -12,10 +12,10 @@
 
 pub mod battle;
 pub mod cards;
-pub mod config;
-pub mod draft;
-pub mod java_random;
-pub mod picture;
+pub(crate) mod config;
+pub(crate) mod draft;
+pub(crate) mod java_random;
+pub(crate) mod picture;
 pub mod plan;
 pub mod view;
 

@@ -35,29 +35,29 @@ pub enum LocmSnapshot {
 /// One player's side of the battle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PlayerSnapshot {
-    pub health: i16,
-    pub mana: i8,
-    pub max_mana: i8,
-    pub deck: u8,
-    pub runes: u8,
-    pub next_turn_draw: u8,
+    pub(crate) health: i16,
+    pub(crate) mana: i8,
+    pub(crate) max_mana: i8,
+    pub(crate) deck: u8,
+    pub(crate) runes: u8,
+    pub(crate) next_turn_draw: u8,
     /// `[instance, card id]` in the order drawn.
-    pub hand: Vec<[u8; 2]>,
-    pub board: Vec<CreatureSnapshot>,
+    pub(crate) hand: Vec<[u8; 2]>,
+    pub(crate) board: Vec<CreatureSnapshot>,
 }
 
 /// A creature on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct CreatureSnapshot {
-    pub instance: u8,
-    pub card: u8,
-    pub lane: u8,
-    pub attack: i16,
-    pub defense: i16,
+pub(crate) struct CreatureSnapshot {
+    pub(crate) instance: u8,
+    pub(crate) card: u8,
+    pub(crate) lane: u8,
+    pub(crate) attack: i16,
+    pub(crate) defense: i16,
     /// The referee's `BCDGLW` mask, `-` where a keyword is absent.
-    pub keywords: String,
-    pub can_attack: bool,
-    pub has_attacked: bool,
+    pub(crate) keywords: String,
+    pub(crate) can_attack: bool,
+    pub(crate) has_attacked: bool,
 }
 
 /// Columns of the picture: a hand of 8; on the board rows, the player's

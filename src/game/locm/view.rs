@@ -13,7 +13,7 @@ use super::{LocmGame, MAX_ACTIONS_PER_TURN, PICKS};
 
 /// The kind of a performed action, as the opponent sees it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PerformedKind {
+pub(crate) enum PerformedKind {
     #[default]
     Summon,
     Attack,
@@ -24,12 +24,12 @@ pub enum PerformedKind {
 /// player: the card's id, then the action with the referee's arguments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Performed {
-    pub kind: PerformedKind,
+    pub(crate) kind: PerformedKind,
     /// The card id of the summoned creature, the attacker or the item.
-    pub card: u8,
-    pub instance: u8,
+    pub(crate) card: u8,
+    pub(crate) instance: u8,
     /// The lane, or the target's instance id, -1 for the opponent.
-    pub argument: i8,
+    pub(crate) argument: i8,
 }
 
 impl Performed {
@@ -70,16 +70,16 @@ impl std::fmt::Display for Performed {
 /// A drafting player's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DraftView {
-    pub player: u8,
+    pub(crate) player: u8,
     /// 0-based pick number.
-    pub pick: u8,
+    pub(crate) pick: u8,
     /// The three card ids on offer.
-    pub choices: [u8; 3],
+    pub(crate) choices: [u8; 3],
     /// This player's picks so far (the first `n_picked`).
-    pub picked: [u8; PICKS],
-    pub n_picked: u8,
+    pub(crate) picked: [u8; PICKS],
+    pub(crate) n_picked: u8,
     /// How many cards the opponent has picked (the referee shows it).
-    pub opponent_picked: u8,
+    pub(crate) opponent_picked: u8,
 }
 
 impl DraftView {

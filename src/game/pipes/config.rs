@@ -27,7 +27,8 @@ pub struct PipesSetup {
 }
 
 impl PipesSetup {
-    pub fn grid(&self) -> Grid {
+    #[cfg(test)]
+    pub(crate) fn grid(&self) -> Grid {
         Grid { width: self.width, height: self.height, wrap: self.wrap }
     }
 }

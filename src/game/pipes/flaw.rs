@@ -8,7 +8,7 @@ use super::grid::{DIR_BITS, DIR_NAMES, Grid, opposite};
 /// Why a board of tiles is not solved: the first flaw found, in the order
 /// the variants are listed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Flaw {
+pub enum Flaw {
     /// A pipe points off a non-wrapping board.
     IntoWall { tile: usize, dir: usize },
     /// A pipe points at a neighbour with no pipe back.
@@ -33,7 +33,7 @@ impl fmt::Display for Flaw {
 /// Checks `tiles` on `grid` with the source at `source`: `Ok` when solved.
 /// Allocates a visited list; the game calls it only once every end is
 /// joined, which is rare, so that is cheap.
-pub(crate) fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), Flaw> {
+pub fn find_flaw(grid: Grid, source: usize, tiles: &[u8]) -> Result<(), Flaw> {
     let mut arm_ends = 0usize;
     let mut n_with_pipes = 0usize;
     for (tile, &mask) in tiles.iter().enumerate() {

@@ -7,7 +7,7 @@
 
 /// The connection bit of each direction, indexed by direction (0 up, 1 right,
 /// 2 down, 3 left): the order of the bits in a mask.
-pub(crate) const DIR_BITS: [u8; 4] = [1, 2, 4, 8];
+pub const DIR_BITS: [u8; 4] = [1, 2, 4, 8];
 
 /// Direction names for messages, in direction order.
 pub(crate) const DIR_NAMES: [&str; 4] = ["up", "right", "down", "left"];
@@ -18,7 +18,7 @@ pub(crate) const fn rotate_cw(mask: u8) -> u8 {
 }
 
 /// A mask turned `quarter_turns` quarter turns clockwise.
-pub(crate) const fn rotate_by(mask: u8, quarter_turns: u8) -> u8 {
+pub const fn rotate_by(mask: u8, quarter_turns: u8) -> u8 {
     let mut mask = mask & 0xF;
     let mut left = quarter_turns % 4;
     while left > 0 {
@@ -29,7 +29,7 @@ pub(crate) const fn rotate_by(mask: u8, quarter_turns: u8) -> u8 {
 }
 
 /// The direction opposite `dir` (direction indices 0..4).
-pub(crate) const fn opposite(dir: usize) -> usize {
+pub const fn opposite(dir: usize) -> usize {
     (dir + 2) % 4
 }
 
@@ -50,7 +50,7 @@ pub struct Grid {
 }
 
 impl Grid {
-    pub fn n_tiles(&self) -> usize {
+    pub(crate) fn n_tiles(&self) -> usize {
         usize::from(self.width) * usize::from(self.height)
     }
 

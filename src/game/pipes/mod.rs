@@ -20,7 +20,7 @@ mod config;
 mod flaw;
 pub mod generate;
 mod grid;
-pub mod picture;
+pub(crate) mod picture;
 pub mod plan;
 mod text;
 
@@ -29,16 +29,16 @@ use std::sync::Arc;
 
 pub(crate) use config::MAX_SIDE;
 pub use config::{Config, MAX_SEARCH_PATH, PipesSetup};
-pub(crate) use flaw::find_flaw;
+pub use flaw::find_flaw;
 pub use grid::Grid;
-pub(crate) use grid::{DIR_BITS, opposite, rotate_by};
+pub use grid::{DIR_BITS, opposite, rotate_by};
 pub use text::Puzzle;
 
 use crate::game::{Game, GameSpec, IllegalAction, Outcome, OutcomeKind, StateHasher, Status, Wire};
 
 /// A quarter turn clockwise, one anticlockwise, or a half turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Turn {
+pub(crate) enum Turn {
     Clockwise = 0,
     Anticlockwise = 1,
     Half = 2,
@@ -86,8 +86,8 @@ impl Turn {
 /// The action of a Pipes tick: turn one tile (row-major index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rotate {
-    pub tile: u32,
-    pub turn: Turn,
+    pub(crate) tile: u32,
+    pub(crate) turn: Turn,
 }
 
 impl fmt::Display for Rotate {
@@ -110,7 +110,7 @@ pub struct PipesGame {
 }
 
 impl PipesGame {
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.config
     }
     /// The tiles as currently turned.

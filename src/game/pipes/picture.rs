@@ -19,11 +19,11 @@ const BOX_CHARS: [char; 16] = ['·', '╵', '╶', '└', '╷', '│', '┌', '
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PipesSnapshot {
     /// Per row, each tile's connection mask (up 1, right 2, down 4, left 8).
-    pub tiles: Vec<Vec<u8>>,
+    pub(crate) tiles: Vec<Vec<u8>>,
     /// Pipe ends not met by a neighbour's pipe.
-    pub unmatched_ends: u32,
+    pub(crate) unmatched_ends: u32,
     /// Tiles the water from the source reaches through joined ends.
-    pub watered: u32,
+    pub(crate) watered: u32,
 }
 
 impl PipesGame {

@@ -52,7 +52,7 @@ impl Goal {
         }
     }
 
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Goal::BlankFirst => "blank-first",
             Goal::BlankLast => "blank-last",

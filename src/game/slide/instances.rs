@@ -13,7 +13,7 @@ pub struct Instance {
     /// 1-based position among the file's instances.
     pub id: u32,
     /// The line it came from.
-    pub line: usize,
+    pub(crate) line: usize,
     pub config: Config,
     /// The published optimal length, when the file gives one.
     pub optimal: Option<u32>,
@@ -30,11 +30,6 @@ pub struct InstanceSet {
 }
 
 impl InstanceSet {
-    /// The instances, in file order.
-    pub fn instances(&self) -> &[Instance] {
-        &self.instances
-    }
-
     pub fn into_instances(self) -> Vec<Instance> {
         self.instances
     }

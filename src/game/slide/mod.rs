@@ -11,7 +11,7 @@
 mod board;
 mod config;
 mod instances;
-pub mod picture;
+pub(crate) mod picture;
 pub mod plan;
 
 use std::sync::Arc;
@@ -38,7 +38,7 @@ pub struct SlideGame {
 }
 
 impl SlideGame {
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.config
     }
     pub(crate) fn board(&self) -> &Board {
@@ -48,7 +48,7 @@ impl SlideGame {
     pub fn tiles(&self) -> &[u8] {
         &self.board[..self.config.n_cells()]
     }
-    pub fn is_solved(&self) -> bool {
+    pub(crate) fn is_solved(&self) -> bool {
         self.board == goal_board(self.config.side(), self.config.goal())
     }
 

@@ -12,11 +12,11 @@ use crate::game::{Game, Show};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SlideSnapshot {
     /// Per row, the tiles (0 is the blank).
-    pub tiles: Vec<Vec<u8>>,
+    pub(crate) tiles: Vec<Vec<u8>>,
     /// `[column, row]` of the blank.
-    pub blank: [u8; 2],
+    pub(crate) blank: [u8; 2],
     /// Tiles on their goal cell, the blank not counted.
-    pub tiles_home: u32,
+    pub(crate) tiles_home: u32,
 }
 
 impl Show for SlideGame {

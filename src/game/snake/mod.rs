@@ -6,7 +6,7 @@
 //! body, won when the body fills every free cell, stalled when no food is
 //! eaten for `stall_limit` ticks or the episode reaches `max_ticks`.
 
-pub mod picture;
+pub(crate) mod picture;
 pub mod plan;
 mod setup;
 
@@ -35,7 +35,7 @@ pub struct SnakeGame {
 }
 
 impl SnakeGame {
-    pub fn config(&self) -> &Config {
+    pub(crate) fn config(&self) -> &Config {
         &self.config
     }
     /// The body, head first.
@@ -71,7 +71,7 @@ impl SnakeGame {
     }
 
     /// Whether `dir` may be played now: never back into the neck.
-    pub fn is_legal(&self, dir: Dir) -> bool {
+    pub(crate) fn is_legal(&self, dir: Dir) -> bool {
         self.outcome.is_none() && (self.body.len() < 2 || dir != self.heading.opposite())
     }
 

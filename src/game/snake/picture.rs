@@ -10,12 +10,12 @@ use crate::game::picture::{Colour, DOWN, LEFT, Mark, Picture, RIGHT, Tile, UP};
 /// What changes during a game of Snake; cells are `[column, row]`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SnakeSnapshot {
-    pub length: u32,
-    pub heading: Dir,
+    pub(crate) length: u32,
+    pub(crate) heading: Dir,
     /// Head first.
-    pub body: Vec<[u16; 2]>,
-    pub food: Option<[u16; 2]>,
-    pub ticks_since_food: u32,
+    pub(crate) body: Vec<[u16; 2]>,
+    pub(crate) food: Option<[u16; 2]>,
+    pub(crate) ticks_since_food: u32,
 }
 
 impl SnakeGame {

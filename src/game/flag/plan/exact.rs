@@ -44,11 +44,11 @@ pub(crate) enum Verdict {
 /// A verdict with the work it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Solution {
-    pub verdict: Verdict,
+    pub(crate) verdict: Verdict,
     /// Search nodes expanded, over every IDA* iteration.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// IDA* iterations (cost bounds tried).
-    pub iterations: u32,
+    pub(crate) iterations: u32,
 }
 
 /// Solves the game on `tables`' board from `visits` (entries each cell
@@ -104,13 +104,13 @@ pub(crate) fn solve(
 /// The `exact` planner: solves once, then plays the solution move by move.
 /// A level with no solution ends the game with the verdict "no solution".
 #[derive(Debug)]
-pub struct Exact {
+pub(crate) struct Exact {
     tables: BoardTables,
     plan: StoredPlan<FlagGame>,
 }
 
 impl Exact {
-    pub fn new(config: &Config) -> Exact {
+    pub(crate) fn new(config: &Config) -> Exact {
         Exact { tables: BoardTables::new(config), plan: StoredPlan::default() }
     }
 }

@@ -13,11 +13,11 @@
 //! `entry_search`.
 
 pub(crate) mod entry_search;
-pub mod exact;
-pub mod ga;
+pub(crate) mod exact;
+pub(crate) mod ga;
 #[cfg(test)]
 mod oracle;
-pub mod search;
+pub(crate) mod search;
 
 use clap::{Args, ValueEnum};
 
@@ -38,16 +38,16 @@ pub struct PlannerArgs {
     /// search: search nodes spent shortening the first plan (0: play the first). Counted in
     /// nodes, not time, so a seed always gives the same plan.
     #[arg(long, default_value_t = SearchSettings::default().improve_nodes, value_name = "NODES")]
-    pub improve_nodes: u64,
+    pub(crate) improve_nodes: u64,
     /// GA: population size.
     #[arg(long, default_value_t = 40)]
-    pub population: usize,
+    pub(crate) population: usize,
     /// GA: the best this many are the parents (rank selection).
     #[arg(long, default_value_t = 25)]
-    pub parents: usize,
+    pub(crate) parents: usize,
     /// GA: the best this many are carried into the next generation.
     #[arg(long, default_value_t = 5)]
-    pub elites: usize,
+    pub(crate) elites: usize,
     /// GA: the write-up's version: one child per pair of parents (35 a generation, cuts
     /// in 0..L-1, the second parent's genes on the inclusive segment), the text's
     /// mutation_rate 0.3 (swap 70%), no void penalty (the fitness of its reported
@@ -55,37 +55,37 @@ pub struct PlannerArgs {
     /// 12). Default (ours): two complementary children per pair, swap 40% (the
     /// code's mutation_rate 0.6), a void penalty of 1, the start tile counted (39).
     #[arg(long)]
-    pub write_up: bool,
+    pub(crate) write_up: bool,
     /// GA: carry the elites over unchanged (the write-up mutated them with the children).
     #[arg(long)]
-    pub frozen_elites: bool,
+    pub(crate) frozen_elites: bool,
     /// GA: mutation operator. improved: reset one gene with probability
     /// --mutation-rate, else swap two genes; original: reset one gene with
     /// probability --mutation-rate, else nothing.
     #[arg(long, value_enum, default_value_t = MutationName::Improved)]
-    pub mutation: MutationName,
+    pub(crate) mutation: MutationName,
     /// GA: the write-up's mutation_rate, in percent: the chance of a reset. Default:
     /// 60 for improved (the code's value, so swap 40%), 30 for original and for
     /// improved with --write-up (the text's only stated value, so swap 70%).
     #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u32).range(0..=100))]
-    pub mutation_rate: Option<u32>,
+    pub(crate) mutation_rate: Option<u32>,
     /// GA: fitness. linear: owed entries + distance to the flag; double: 2*owed + distance.
     #[arg(long, value_enum, default_value_t = FitnessName::Linear)]
-    pub fitness: FitnessName,
+    pub(crate) fitness: FitnessName,
     /// GA: added per void (blocked) move unless the rest of the fitness is 0. Default:
     /// 1 (the form of the write-up's section 4b, which gives no value), 0 with --write-up.
     #[arg(long, value_name = "N")]
-    pub void_penalty: Option<u32>,
+    pub(crate) void_penalty: Option<u32>,
     /// GA: chromosome length. Default: #fragile + 2*#cracked + 5*(#stone + 1), with
     /// --write-up counted after the start tile's first entry.
     #[arg(long, value_name = "GENES")]
-    pub length: Option<usize>,
+    pub(crate) length: Option<usize>,
     /// GA: give up after this many generations (our cap; the write-up has none).
     #[arg(long, default_value_t = 200_000)]
-    pub max_generations: u64,
+    pub(crate) max_generations: u64,
     /// GA: evaluate fitness on several threads (same result; rarely faster).
     #[arg(long)]
-    pub parallel: bool,
+    pub(crate) parallel: bool,
 }
 
 /// Reach the Flag's planners by the names `--planner` takes.
@@ -103,7 +103,7 @@ pub enum PlannerName {
 
 /// The GA's mutation operators by the names `--mutation` takes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum MutationName {
+pub(crate) enum MutationName {
     #[default]
     Improved,
     Original,
@@ -111,7 +111,7 @@ pub enum MutationName {
 
 /// The GA's fitness functions by the names `--fitness` takes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum FitnessName {
+pub(crate) enum FitnessName {
     #[default]
     Linear,
     Double,

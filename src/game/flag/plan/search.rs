@@ -47,7 +47,7 @@ use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopwatch, StoredP
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchSettings {
     /// Search nodes spent shortening the first plan (0: play the first).
-    pub improve_nodes: u64,
+    pub(crate) improve_nodes: u64,
 }
 
 impl Default for SearchSettings {
@@ -73,27 +73,27 @@ pub(crate) enum Found {
 /// same on every machine; `first_solution_us` is not.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Anytime {
-    pub found: Found,
+    pub(crate) found: Found,
     /// A proven lower bound on the length of a winning plan.
-    pub lower_bound: u32,
-    pub nodes: u64,
+    pub(crate) lower_bound: u32,
+    pub(crate) nodes: u64,
     /// Nodes until the first plan was in hand.
-    pub first_solution_nodes: u64,
-    pub first_solution_us: u64,
+    pub(crate) first_solution_nodes: u64,
+    pub(crate) first_solution_us: u64,
     /// Dives cut and started again before the first plan.
-    pub restarts: u32,
+    pub(crate) restarts: u32,
 }
 
 /// What the search had learned when the budget stopped it before a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Unfinished {
-    pub error: PlanError,
-    pub nodes: u64,
-    pub restarts: u32,
+    pub(crate) error: PlanError,
+    pub(crate) nodes: u64,
+    pub(crate) restarts: u32,
     /// The most entries any dive made, of `entries_owed` at the start.
-    pub deepest: usize,
-    pub entries_owed: u32,
-    pub lower_bound: u32,
+    pub(crate) deepest: usize,
+    pub(crate) entries_owed: u32,
+    pub(crate) lower_bound: u32,
 }
 
 impl Unfinished {
@@ -189,14 +189,14 @@ pub(crate) fn anytime(
 
 /// The `search` planner: plans once with `anytime`, then plays the plan.
 #[derive(Debug)]
-pub struct AnytimeSearch {
+pub(crate) struct AnytimeSearch {
     tables: BoardTables,
     settings: SearchSettings,
     plan: StoredPlan<FlagGame>,
 }
 
 impl AnytimeSearch {
-    pub fn new(config: &Config, settings: SearchSettings) -> AnytimeSearch {
+    pub(crate) fn new(config: &Config, settings: SearchSettings) -> AnytimeSearch {
         AnytimeSearch { tables: BoardTables::new(config), settings, plan: StoredPlan::default() }
     }
 }

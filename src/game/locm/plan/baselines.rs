@@ -13,13 +13,13 @@ pub(crate) const BUNDLED_BASELINES: &str = include_str!("../../../../maps/locm/d
 /// Every baseline's number for one card.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct BaselineScores {
-    pub closetai: f64,
-    pub icebox: f64,
+    pub(crate) closetai: f64,
+    pub(crate) icebox: f64,
     /// Coac's pick-order positions (0 = best): first player, second player,
     /// and the lists used when too few creatures have been drafted.
-    pub coac_rank: [u32; 4],
+    pub(crate) coac_rank: [u32; 4],
     /// Chad's weights playing first and second.
-    pub chad_weight: [i32; 2],
+    pub(crate) chad_weight: [i32; 2],
 }
 
 /// The baseline tables, indexed by card id (entry 0 unused).

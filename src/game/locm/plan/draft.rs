@@ -40,7 +40,7 @@ pub enum DraftBot {
 
 impl DraftBot {
     /// The bot's name on the command line and in replay headers.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             DraftBot::Random => "random",
             DraftBot::MaxAttack => "max-attack",

@@ -19,7 +19,7 @@ const EVOLVED_CARDS: usize = 160;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Genome {
     /// Indexed by card id - 1.
-    pub priorities: Vec<f64>,
+    pub(crate) priorities: Vec<f64>,
 }
 
 /// Numbers separated by whitespace or commas, one per card in id order;
@@ -49,7 +49,7 @@ impl Level for Genome {
 
 impl Genome {
     /// The bundled evolved genome, parsed once.
-    pub fn bundled_evolved() -> &'static Genome {
+    pub(crate) fn bundled_evolved() -> &'static Genome {
         static BUNDLED: OnceLock<Genome> = OnceLock::new();
         BUNDLED.get_or_init(|| {
             let genome = Genome::parse(BUNDLED_EVOLVED).expect("the bundled genome parses (tested)");

@@ -17,11 +17,11 @@
 //! The caller reads a `genome:FILE` (nothing under `game/` reads a file)
 //! and hands it to [`DraftChoice::bot`].
 
-pub mod baselines;
-pub mod battle;
+pub(crate) mod baselines;
+pub(crate) mod battle;
 pub mod draft;
 pub mod genome;
-pub mod greedy;
+pub(crate) mod greedy;
 pub mod seats;
 
 use std::path::{Path, PathBuf};
@@ -46,11 +46,11 @@ pub struct PlannerArgs {
     /// coac, chad, evolved (the bundled evolved genome), or genome:FILE (one priority
     /// per card, highest of the three is picked; `tickbot evolve draft` writes them).
     #[arg(long, value_name = "A,B", default_value = DEFAULT_DRAFT)]
-    pub draft: String,
+    pub(crate) draft: String,
     /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
     /// (one name for both seats).
     #[arg(long, value_name = "A,B", default_value = DEFAULT_BATTLE)]
-    pub battle: String,
+    pub(crate) battle: String,
 }
 
 impl Default for PlannerArgs {
@@ -127,7 +127,7 @@ impl DraftName {
     }
 
     /// Every built-in name, as a sentence: "random, max-attack, ... or evolved".
-    pub fn all() -> String {
+    pub(crate) fn all() -> String {
         one_of(DraftName::value_variants().iter().map(|name| name.bot().name()))
     }
 }
@@ -179,7 +179,7 @@ pub enum BattleBot {
 
 impl BattleBot {
     /// The bot's name on the command line and in replay headers.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             BattleBot::Random => "random",
             BattleBot::Pass => "pass",
@@ -189,12 +189,12 @@ impl BattleBot {
     }
 
     /// The bot of a command-line name.
-    pub fn from_name(name: &str) -> Option<BattleBot> {
+    pub(crate) fn from_name(name: &str) -> Option<BattleBot> {
         ValueEnum::from_str(name, false).ok()
     }
 
     /// Every name, as a sentence: "random, pass, max-attack or greedy".
-    pub fn all() -> String {
+    pub(crate) fn all() -> String {
         one_of(BattleBot::value_variants().iter().map(|bot| bot.name()))
     }
 

@@ -16,8 +16,8 @@ use crate::rng::{GameRng, derive_seed};
 /// a game's actions depend only on the seed and the bots.
 #[derive(Clone, Debug)]
 pub struct LocmBots {
-    pub draft: [DraftBot; 2],
-    pub battle: [BattleBot; 2],
+    pub(crate) draft: [DraftBot; 2],
+    pub(crate) battle: [BattleBot; 2],
     rng: GameRng,
     moves: Vec<Move>,
 }
@@ -57,7 +57,7 @@ impl LocmBots {
     /// # Panics
     /// If a bot chooses an illegal action: the bots only choose among legal
     /// ones, so that would be a bug.
-    pub fn play_out(&mut self, mut game: LocmGame) -> u8 {
+    pub(crate) fn play_out(&mut self, mut game: LocmGame) -> u8 {
         loop {
             if let Some(winner) = game.winner() {
                 return winner;

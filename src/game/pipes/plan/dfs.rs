@@ -53,7 +53,7 @@ use crate::game::pipes::{PipesGame, Rotate, Turn};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, StoredPlan, Variant};
 
 /// The state budget both searches default to.
-pub const DEFAULT_MAX_STATES: u64 = 2_000_000;
+pub(crate) const DEFAULT_MAX_STATES: u64 = 2_000_000;
 
 /// How often (in states) the searches poll their time budget.
 pub(crate) const BUDGET_POLL_STATES: u64 = 4096;
@@ -81,11 +81,11 @@ impl Dfs {
 /// What a search found: the moves to play and its counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Found {
-    pub moves: Vec<Rotate>,
+    pub(crate) moves: Vec<Rotate>,
     /// States expanded (their successors generated).
-    pub expanded: u64,
+    pub(crate) expanded: u64,
     /// Distinct states the search held.
-    pub distinct: u64,
+    pub(crate) distinct: u64,
 }
 
 /// The packed board of `game`, or why the searches cannot take it.

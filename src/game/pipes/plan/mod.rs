@@ -13,7 +13,7 @@
 
 pub mod astar;
 pub mod dfs;
-pub mod small;
+pub(crate) mod small;
 pub mod solve;
 
 use clap::{Args, ValueEnum};
@@ -29,7 +29,7 @@ pub struct PlannerArgs {
     pub planner: PlannerName,
     /// dfs and astar give up after this many states (our budget; the write-up has none).
     #[arg(long, default_value_t = dfs::DEFAULT_MAX_STATES, value_name = "N")]
-    pub max_states: u64,
+    pub(crate) max_states: u64,
     /// dfs and astar exactly as the write-up prints them: successors all
     /// clockwise, then all anticlockwise, then all half turns; visited and goal
     /// tested when a state is taken, not when made; astar's open list keeps
@@ -39,7 +39,7 @@ pub struct PlannerArgs {
     /// state and breaks ties by least h, h rounds up, and the goal is played
     /// as at most one move per tile.
     #[arg(long)]
-    pub write_up: bool,
+    pub(crate) write_up: bool,
 }
 
 impl Default for PlannerArgs {

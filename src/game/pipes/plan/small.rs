@@ -28,15 +28,15 @@ pub(crate) struct SmallBoard {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Measures {
     /// Pipe ends pointing at a neighbour that has no pipe back.
-    pub open_ends: u32,
+    pub(crate) open_ends: u32,
     /// Tiles with pipes that the source's network does not reach.
-    pub dry_tiles: u32,
+    pub(crate) dry_tiles: u32,
     /// Pipe ends pointing off a non-wrapping board.
-    pub ends_into_wall: u32,
+    pub(crate) ends_into_wall: u32,
     /// Two dead ends joined to each other: a closed pocket.
-    pub dead_end_pairs: u32,
+    pub(crate) dead_end_pairs: u32,
     /// Independent loops in the joined network (edges − tiles + components).
-    pub loops: u32,
+    pub(crate) loops: u32,
 }
 
 impl Measures {
@@ -65,7 +65,7 @@ const NONE: u8 = u8::MAX;
 
 impl SmallBoard {
     /// `None` when the board has more than [`MAX_SMALL_TILES`] tiles.
-    pub fn new(grid: Grid, source: usize, tiles: &[u8]) -> Option<SmallBoard> {
+    pub(crate) fn new(grid: Grid, source: usize, tiles: &[u8]) -> Option<SmallBoard> {
         let n = tiles.len();
         if n > MAX_SMALL_TILES {
             return None;
@@ -87,7 +87,7 @@ impl SmallBoard {
         Some(board)
     }
 
-    pub fn n_tiles(&self) -> usize {
+    pub(crate) fn n_tiles(&self) -> usize {
         self.n
     }
 

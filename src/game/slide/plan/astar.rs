@@ -15,7 +15,7 @@ use crate::game::slide::{Board, Dir, MAX_CELLS, SlideGame, neighbour};
 use crate::plan::{Budget, Decision, Plan, PlanError, Planner, Stopped, StoredPlan};
 
 /// Default cap on stored states (about 40 bytes each).
-pub const DEFAULT_MAX_NODES: u64 = 20_000_000;
+pub(crate) const DEFAULT_MAX_NODES: u64 = 20_000_000;
 const POLL_EVERY: u64 = 4096;
 
 /// Manhattan distance plus linear conflicts to the blank-first goal: for
@@ -90,9 +90,9 @@ struct Node {
 /// An optimal solution on the canonical board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Solution {
-    pub moves: Vec<Dir>,
+    pub(crate) moves: Vec<Dir>,
     /// States expanded.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 /// Solves `board` (blank-first goal) optimally, keeping at most `max_nodes`
@@ -176,7 +176,7 @@ impl AStar {
     }
 
     /// Solves `game`'s current board; the moves are real (not canonical).
-    pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
+    pub(crate) fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<(Vec<Dir>, u64), Stopped> {
         solve_game(game, budget, self.max_nodes)
     }
 }

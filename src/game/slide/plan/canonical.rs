@@ -10,13 +10,13 @@ use crate::game::slide::{Board, Dir, Goal, MAX_CELLS};
 /// the blank-first one and each blank move into its opposite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Canonical {
-    pub side: u8,
-    pub board: Board,
+    pub(crate) side: u8,
+    pub(crate) board: Board,
     turned: bool,
 }
 
 impl Canonical {
-    pub fn new(side: u8, board: &Board, goal: Goal) -> Canonical {
+    pub(crate) fn new(side: u8, board: &Board, goal: Goal) -> Canonical {
         let n_cells = side * side;
         match goal {
             Goal::BlankFirst => Canonical { side, board: *board, turned: false },

@@ -27,9 +27,9 @@ const POLL_EVERY: u64 = 4096;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Solution {
     /// Blank moves on the canonical board.
-    pub moves: Vec<Dir>,
+    pub(crate) moves: Vec<Dir>,
     /// Nodes expanded over all iterations.
-    pub nodes: u64,
+    pub(crate) nodes: u64,
 }
 
 /// Solves `board` (blank-first goal, `tables.side()` wide) optimally.

@@ -46,7 +46,7 @@ pub struct PlannerArgs {
     /// idastar's pattern databases. Default: 4-4 (3×3), 6-6-3 (4×4), 6-6-6-6 (5×5).
     /// 7-8 takes about 10 minutes and ~9 GB of memory to build the first time.
     #[arg(long, value_name = "GROUPS", value_parser = parse_partition)]
-    pub pdb: Option<Partition>,
+    pub(crate) pdb: Option<Partition>,
     /// Where pattern databases are cached. Default: $TICKBOT_PDB_DIR, else
     /// $XDG_CACHE_HOME/tickbot, else ~/.cache/tickbot.
     #[arg(long, value_name = "DIR")]
@@ -56,9 +56,9 @@ pub struct PlannerArgs {
     pub no_pdb_cache: bool,
     /// astar: give up after storing this many states.
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
-    pub max_nodes: u64,
+    pub(crate) max_nodes: u64,
     #[command(flatten)]
-    pub ga: GaArgs,
+    pub(crate) ga: GaArgs,
 }
 
 impl Default for PlannerArgs {
@@ -103,7 +103,7 @@ impl PlannerName {
 /// number of rounds: every default here is ours.
 #[derive(Clone, Debug, Args)]
 #[command(next_help_heading = "ga planner (every default is ours: the write-up publishes no values)")]
-pub struct GaArgs {
+pub(crate) struct GaArgs {
     /// The write-up's version exactly: one child per crossing, cut drawn from 1 to
     /// move_count-2, the number crossed rounded half to even; cut to --policy-limit,
     /// then mutate; the carried prefix kept inside the policy (a solution must fit in
@@ -112,29 +112,29 @@ pub struct GaArgs {
     /// frozen on the board with --move-count fresh genes per round; the shortened
     /// solution played. The printed code's three array-view bugs are not reproduced.
     #[arg(long)]
-    pub write_up: bool,
+    pub(crate) write_up: bool,
     /// Moves per policy.
     #[arg(long, default_value_t = GaSettings::default().move_count)]
-    pub move_count: usize,
+    pub(crate) move_count: usize,
     /// Policies kept after each generation.
     #[arg(long, default_value_t = GaSettings::default().policy_limit)]
-    pub policy_limit: usize,
+    pub(crate) policy_limit: usize,
     /// Percent of the best policies crossed each generation.
     #[arg(long, default_value_t = GaSettings::default().hybrid_rate)]
-    pub hybrid_rate: u32,
+    pub(crate) hybrid_rate: u32,
     /// Percent chance a policy is mutated each generation.
     #[arg(long, default_value_t = GaSettings::default().mutate_rate)]
-    pub mutate_rate: u32,
+    pub(crate) mutate_rate: u32,
     /// Undo a mutation that makes the value worse.
     #[arg(long, default_value_t = GaSettings::default().better_mutate, action = clap::ArgAction::Set)]
-    pub better_mutate: bool,
+    pub(crate) better_mutate: bool,
     /// Generations per round, before the best policy becomes the next round's prefix
     /// (ours: the write-up gives no number).
     #[arg(long, default_value_t = GaSettings::default().generations_per_round)]
-    pub generations_per_round: u64,
+    pub(crate) generations_per_round: u64,
     /// Rounds before giving up (ours: the write-up gives no number).
     #[arg(long, default_value_t = GaSettings::default().max_rounds)]
-    pub max_rounds: u32,
+    pub(crate) max_rounds: u32,
 }
 
 impl Default for GaArgs {
@@ -239,13 +239,13 @@ enum Choice {
 
 /// One planner's attempt at a whole board.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Attempt {
+pub(crate) struct Attempt {
     /// The solution's moves, or `None` if the planner gave up or ran out of time.
-    pub moves: Option<Vec<Dir>>,
+    pub(crate) moves: Option<Vec<Dir>>,
     /// Nodes expanded (the GA: policies evaluated).
-    pub nodes: u64,
+    pub(crate) nodes: u64,
     /// The GA only: generations bred over all rounds.
-    pub generations: Option<u64>,
+    pub(crate) generations: Option<u64>,
 }
 
 impl PlannerMaker {
@@ -259,7 +259,7 @@ impl PlannerMaker {
     }
 
     /// Solves `game`'s board from where it stands, within `budget`.
-    pub fn solve(&self, game: &SlideGame, budget: &Budget) -> Attempt {
+    pub(crate) fn solve(&self, game: &SlideGame, budget: &Budget) -> Attempt {
         let searched = match &self.choice {
             Choice::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
             Choice::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),

@@ -53,8 +53,10 @@ const NONE: u16 = u16::MAX;
 /// What the tail-following branch does about body configurations it has
 /// already been in since the last meal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LoopRule {
+pub(crate) enum LoopRule {
     /// Nothing: the write-up as written, which can chase its tail forever.
+    /// Only the tests' [`BfsTailSettings::bare`] turns loop handling off.
+    #[cfg_attr(not(test), expect(dead_code))]
     Ignore,
     /// Prefer the move into the configuration seen least often, and only
     /// then the one farthest from the tail.
@@ -65,22 +67,22 @@ pub enum LoopRule {
 /// [`BfsTailSettings::default`] is what the benchmarks measure;
 /// [`BfsTailSettings::bare`] turns the three additions off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BfsTailSettings {
+pub(crate) struct BfsTailSettings {
     /// How many further meals the route to the tail must survive after the
     /// food is eaten. With 0 (the write-up) a food that spawns on the only
     /// way out kills the snake; 1 leaves room for it.
-    pub slack: u32,
+    pub(crate) slack: u32,
     /// How the tail-following branch treats configurations it has been in.
-    pub loop_rule: LoopRule,
+    pub(crate) loop_rule: LoopRule,
     /// Gamble once the snake is in the same body configuration for the
     /// `gamble_after`-th time since its last meal; 0: never.
-    pub gamble_after: u32,
+    pub(crate) gamble_after: u32,
     /// Gamble after `patience` sweeps of the board (`n_free_cells` ticks
     /// each) without food; 0: never.
-    pub patience: u32,
+    pub(crate) patience: u32,
     /// Gamble once fewer than `n_free_cells` ticks remain before the game
     /// would stall (its stall limit or its episode cap).
-    pub near_deadline: bool,
+    pub(crate) near_deadline: bool,
 }
 
 impl Default for BfsTailSettings {
@@ -100,7 +102,8 @@ impl Default for BfsTailSettings {
 impl BfsTailSettings {
     /// The strategy without our three additions: no slack, no loop
     /// handling, never a gamble (still not the program: see the module docs).
-    pub fn bare() -> BfsTailSettings {
+    #[cfg(test)]
+    pub(crate) fn bare() -> BfsTailSettings {
         BfsTailSettings { slack: 0, loop_rule: LoopRule::Ignore, gamble_after: 0, patience: 0, near_deadline: false }
     }
 }
@@ -193,7 +196,7 @@ impl BfsTail {
     }
 
     /// A planner sized for `config`'s board.
-    pub fn with_params(config: &Config, params: BfsTailSettings) -> BfsTail {
+    pub(crate) fn with_params(config: &Config, params: BfsTailSettings) -> BfsTail {
         let mut planner = BfsTail {
             params,
             width: 0,

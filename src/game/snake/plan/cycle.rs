@@ -327,12 +327,14 @@ impl Cycle {
     /// Whether the board has a block tiling, so that `cycle` can promise
     /// never to lose on it (given a start body that lies on a block cycle,
     /// as every straight start body and every length-1 start does).
-    pub fn board_has_block_cycle(config: &Config) -> bool {
+    #[cfg(test)]
+    pub(crate) fn board_has_block_cycle(config: &Config) -> bool {
         Tiling::of(config).is_some()
     }
 
     /// Whether the last game planned so far plays on a block cycle.
-    pub fn on_block_cycle(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn on_block_cycle(&self) -> bool {
         matches!(self.mode, Mode::Blocks(_))
     }
 

@@ -10,7 +10,7 @@
 
 pub mod bfs_tail;
 pub mod cycle;
-pub mod write_up;
+pub(crate) mod write_up;
 
 use clap::{Args, ValueEnum};
 
@@ -27,7 +27,7 @@ pub struct PlannerArgs {
     /// snake.py, transcribed with its tie-breaks), not our improved bfs-tail. It can
     /// chase its tail until the game stalls.
     #[arg(long)]
-    pub write_up: bool,
+    pub(crate) write_up: bool,
 }
 
 /// Snake's planners by the names `--planner` takes.
@@ -44,7 +44,7 @@ pub enum PlannerName {
 
 impl PlannerArgs {
     /// The planner these flags choose.
-    pub fn name(&self) -> PlannerName {
+    pub(crate) fn name(&self) -> PlannerName {
         self.planner.unwrap_or(if self.write_up { PlannerName::BfsTail } else { PlannerName::Cycle })
     }
 

@@ -59,7 +59,7 @@ const FOOD: u32 = 0;
 
 /// The write-up's planner. See the module docs.
 #[derive(Debug)]
-pub struct WriteUp {
+pub(crate) struct WriteUp {
     /// `neighbours[cell][i]`: the cell one step `MOV[i]` away, or [`NONE`].
     neighbours: Vec<[u16; 4]>,
     walls: Vec<bool>,
@@ -89,7 +89,7 @@ pub struct WriteUp {
 
 impl WriteUp {
     /// A planner sized for `config`'s board.
-    pub fn new(config: &Config) -> WriteUp {
+    pub(crate) fn new(config: &Config) -> WriteUp {
         let n_cells = config.n_cells();
         let neighbours = (0..n_cells as u16)
             .map(|cell| {

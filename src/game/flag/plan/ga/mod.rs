@@ -61,7 +61,7 @@ mod move_strings;
 mod one_child;
 mod settings;
 
-pub use settings::{Fitness, GaSettings, Mutation};
+pub(crate) use settings::{Fitness, GaSettings, Mutation};
 
 use crate::game::Game;
 use crate::game::flag::{Config, Dir, FlagGame};
@@ -74,14 +74,14 @@ use move_strings::MoveStrings;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct GaRun {
     /// The winning moves, if a chromosome of fitness 0 was found.
-    pub plan: Option<Vec<Dir>>,
+    pub(crate) plan: Option<Vec<Dir>>,
     /// Generations bred (0: the initial population already held a solution).
-    pub generations: u64,
-    pub best_fitness: u32,
+    pub(crate) generations: u64,
+    pub(crate) best_fitness: u32,
     /// Fitness evaluations made.
-    pub evaluations: u64,
+    pub(crate) evaluations: u64,
     /// Whether `stop` ended the run.
-    pub stopped: bool,
+    pub(crate) stopped: bool,
 }
 
 /// Runs the GA on `game`'s current state with random numbers from `seed`;
@@ -114,7 +114,7 @@ pub(crate) fn evolve(
 /// The `ga` planner: evolves a plan once (from the game's seed), then plays
 /// it. A run that reaches the generation cap gives up with that reason.
 #[derive(Debug)]
-pub struct GaPlanner {
+pub(crate) struct GaPlanner {
     settings: GaSettings,
     params: Vec<(String, String)>,
     plan: StoredPlan<FlagGame>,
@@ -123,7 +123,7 @@ pub struct GaPlanner {
 impl GaPlanner {
     /// Settings the engine refuses ([`GaSettings::validate`], which callers
     /// should ask first) make every plan give up with the engine's reason.
-    pub fn new(config: &Config, settings: GaSettings) -> GaPlanner {
+    pub(crate) fn new(config: &Config, settings: GaSettings) -> GaPlanner {
         GaPlanner { settings, params: settings.params(config), plan: StoredPlan::default() }
     }
 }

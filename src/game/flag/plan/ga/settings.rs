@@ -10,7 +10,7 @@ use crate::plan::ga::{EvolutionSettings, GaError, Scheme};
 
 /// How a child is mutated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mutation {
+pub(crate) enum Mutation {
     /// The write-up's improved operator: swap two genes with probability
     /// `swap_percent`%, else reset one gene to a random move.
     SwapElseReset { swap_percent: u32 },
@@ -20,11 +20,9 @@ pub enum Mutation {
 
 impl Mutation {
     /// The improved operator with the code's `mutation_rate = 0.6`: swap 40%.
-    pub const IMPROVED: Mutation = Mutation::SwapElseReset { swap_percent: 40 };
+    pub(crate) const IMPROVED: Mutation = Mutation::SwapElseReset { swap_percent: 40 };
     /// The improved operator with the text's `mutation_rate = 0.3`: swap 70%.
-    pub const IMPROVED_AS_WRITTEN: Mutation = Mutation::SwapElseReset { swap_percent: 70 };
-    /// The original operator, `mutation_rate = 0.3` in text and code.
-    pub const ORIGINAL: Mutation = Mutation::Reset { percent: 30 };
+    pub(crate) const IMPROVED_AS_WRITTEN: Mutation = Mutation::SwapElseReset { swap_percent: 70 };
 }
 
 impl fmt::Display for Mutation {
@@ -38,7 +36,7 @@ impl fmt::Display for Mutation {
 
 /// Which fitness the GA minimises (plus the void penalty in both).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fitness {
+pub(crate) enum Fitness {
     /// owed entries + distance to the flag (the write-up's code from
     /// 2022-12-04 on).
     Linear,
@@ -66,22 +64,22 @@ pub struct GaSettings {
     /// given (`default_chromosome_length` or
     /// `write_up_chromosome_length`). The other fields take its defaults
     /// from [`GaSettings::new`].
-    pub variant: Variant,
-    pub population: usize,
-    pub parents: usize,
-    pub elites: usize,
+    pub(crate) variant: Variant,
+    pub(crate) population: usize,
+    pub(crate) parents: usize,
+    pub(crate) elites: usize,
     /// Mutate the elites' copies too (the write-up's behaviour); `false`
     /// keeps them frozen.
-    pub mutate_elites: bool,
-    pub mutation: Mutation,
-    pub fitness: Fitness,
+    pub(crate) mutate_elites: bool,
+    pub(crate) mutation: Mutation,
+    pub(crate) fitness: Fitness,
     /// Added per void gene unless the rest of the fitness is 0.
-    pub void_penalty: u32,
+    pub(crate) void_penalty: u32,
     /// Chromosome length; `None`: counted as `variant` counts it.
-    pub chromosome_length: Option<usize>,
-    pub max_generations: u64,
+    pub(crate) chromosome_length: Option<usize>,
+    pub(crate) max_generations: u64,
     /// Evaluate fitness on rayon's threads (same result either way).
-    pub parallel: bool,
+    pub(crate) parallel: bool,
 }
 
 impl Default for GaSettings {
@@ -95,7 +93,7 @@ impl GaSettings {
     /// The defaults of `variant` (see the module docs): the write-up's swaps
     /// with the text's rate and has no void penalty. The generation cap and
     /// `parallel` are ours in both.
-    pub fn new(variant: Variant) -> GaSettings {
+    pub(crate) fn new(variant: Variant) -> GaSettings {
         let (mutation, void_penalty) = match variant {
             Variant::Ours => (Mutation::IMPROVED, 1),
             Variant::WriteUp => (Mutation::IMPROVED_AS_WRITTEN, 0),
@@ -146,7 +144,7 @@ impl GaSettings {
     }
 
     /// Checks the parameters the way the engine will.
-    pub fn validate(&self) -> Result<(), GaError> {
+    pub(crate) fn validate(&self) -> Result<(), GaError> {
         self.evolution_settings().validate()
     }
 

@@ -87,7 +87,8 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use search::SolveReport;
+#[cfg(test)]
+pub(crate) use search::SolveReport;
 pub use solver::Solver;
 
 use crate::game::pipes::plan::moves_between;

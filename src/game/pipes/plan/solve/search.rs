@@ -30,7 +30,7 @@ pub struct SolveReport {
     /// another solution.
     pub backtracks: u64,
     /// Times the search started again from the root.
-    pub restarts: u64,
+    pub(crate) restarts: u64,
 }
 
 impl Solver {

@@ -152,7 +152,7 @@ impl Solver {
         }
     }
 
-    pub fn grid(&self) -> Grid {
+    pub(crate) fn grid(&self) -> Grid {
         self.grid
     }
 
@@ -166,7 +166,7 @@ impl Solver {
     /// the source at `source`) and reports whether they are still
     /// consistent. [`Solver::is_decided`] then tells which tiles deduction
     /// fixed; when every tile is, that is the only solution.
-    pub fn deduce(&mut self, tiles: &[u8], source: usize) -> bool {
+    pub(crate) fn deduce(&mut self, tiles: &[u8], source: usize) -> bool {
         assert_eq!(tiles.len(), self.grid.n_tiles(), "tiles for another board");
         self.reset(tiles);
         let source_is_dry = self.tiles[source].base == 0 && self.n_with_pipes > 0;
@@ -175,7 +175,7 @@ impl Solver {
 
     /// Whether `tile` has one orientation left after the last
     /// [`Solver::deduce`] or [`Solver::run`].
-    pub fn is_decided(&self, tile: usize) -> bool {
+    pub(crate) fn is_decided(&self, tile: usize) -> bool {
         self.tiles[tile].domain.count_ones() == 1
     }
 

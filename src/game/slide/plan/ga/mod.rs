@@ -43,23 +43,23 @@ use crate::rng::derive_seed;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GaSettings {
     /// Moves per policy (the post's `move_count`).
-    pub move_count: usize,
+    pub(crate) move_count: usize,
     /// Policies kept after each generation (`policy_limit`).
-    pub policy_limit: usize,
+    pub(crate) policy_limit: usize,
     /// Percent of the best policies crossed each generation (`hybrid_rate`).
-    pub hybrid_rate: u32,
+    pub(crate) hybrid_rate: u32,
     /// Percent chance that a policy is mutated each generation (`mutate_rate`).
-    pub mutate_rate: u32,
+    pub(crate) mutate_rate: u32,
     /// Undo a mutation that makes the value worse (`better_mutate`).
-    pub better_mutate: bool,
+    pub(crate) better_mutate: bool,
     /// Generations per round before the best policy becomes a prefix.
-    pub generations_per_round: u64,
+    pub(crate) generations_per_round: u64,
     /// Rounds before giving up.
-    pub max_rounds: u32,
+    pub(crate) max_rounds: u32,
     /// Seeds the planner's random stream (mixed with the start board).
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Which version runs: ours, or the write-up's (see the module docs).
-    pub variant: Variant,
+    pub(crate) variant: Variant,
 }
 
 impl Default for GaSettings {
@@ -80,15 +80,15 @@ impl Default for GaSettings {
 
 /// What one GA run found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GaResult {
+pub(crate) struct GaResult {
     /// The shortened solution, `None` when every round ended unsolved.
-    pub moves: Option<Vec<Dir>>,
+    pub(crate) moves: Option<Vec<Dir>>,
     /// Generations bred over all rounds.
-    pub generations: u64,
+    pub(crate) generations: u64,
     /// Rounds started.
-    pub rounds: u32,
+    pub(crate) rounds: u32,
     /// Policy values computed.
-    pub evaluations: u64,
+    pub(crate) evaluations: u64,
 }
 
 /// Runs the GA on `board` towards `goal`, in the version `params` names.
@@ -157,7 +157,7 @@ impl GaPlanner {
     /// Runs the GA on `game`'s board. The random stream is seeded from the
     /// planner's seed and the board, so one planner plays different starts
     /// differently and the same start the same way.
-    pub fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<GaResult, PlanError> {
+    pub(crate) fn solve_game(&self, game: &SlideGame, budget: &Budget) -> Result<GaResult, PlanError> {
         solve_game(self.params, game, budget)
     }
 }

@@ -30,14 +30,14 @@ pub(super) struct Round {
     roots: [f64; 33],
     /// The blank move of each gene code.
     gene_moves: [Dir; 4],
-    pub params: GaSettings,
-    pub evaluations: AtomicU64,
+    pub(crate) params: GaSettings,
+    pub(crate) evaluations: AtomicU64,
 }
 
 impl Round {
     /// Policies of `params` played from `start` towards `goal`, each gene
     /// code `c` moving the blank `gene_moves[c]`.
-    pub fn new(side: u8, start: &Board, goal: Goal, gene_moves: [Dir; 4], params: GaSettings) -> Round {
+    pub(crate) fn new(side: u8, start: &Board, goal: Goal, gene_moves: [Dir; 4], params: GaSettings) -> Round {
         let n_cells = usize::from(side) * usize::from(side);
         let mut home = [0u8; MAX_CELLS];
         for tile in 0..n_cells as u8 {

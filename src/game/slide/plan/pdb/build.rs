@@ -60,7 +60,7 @@ impl Ticker<'_> {
 impl PatternDb {
     /// Builds the table for `tiles` on a `side`×`side` board by breadth-first
     /// search from the goal (see the module docs for the two abstractions).
-    pub fn build(side: u8, tiles: &[u8], blank_aware: bool) -> PatternDb {
+    pub(crate) fn build(side: u8, tiles: &[u8], blank_aware: bool) -> PatternDb {
         PatternDb::build_within(side, tiles, blank_aware, &Budget::unlimited(), &Progress::default())
             .expect("an unlimited budget never runs out")
     }
@@ -68,7 +68,7 @@ impl PatternDb {
     /// [`PatternDb::build`], stopping with the budget's error once it runs
     /// out (it is polled every few thousand states) and counting the states
     /// settled so far in `progress` (out of [`PatternDb::build_states`]).
-    pub fn build_within(
+    pub(crate) fn build_within(
         side: u8,
         tiles: &[u8],
         blank_aware: bool,
@@ -92,7 +92,7 @@ impl PatternDb {
     /// settles, each once: placements times the cells left for the blank
     /// when it knows the blank, else placements. What
     /// [`PatternDb::build_within`] counts towards.
-    pub fn build_states(side: u8, n_tiles: usize, blank_aware: bool) -> u64 {
+    pub(crate) fn build_states(side: u8, n_tiles: usize, blank_aware: bool) -> u64 {
         let n = usize::from(side) * usize::from(side);
         let placements = n_placements(n, n_tiles) as u64;
         if blank_aware { placements * (n - n_tiles) as u64 } else { placements }

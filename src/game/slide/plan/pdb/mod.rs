@@ -34,7 +34,7 @@ const UNSEEN: u8 = u8::MAX;
 
 /// One group's table, indexed by [`rank`].
 #[derive(Clone, PartialEq, Eq)]
-pub struct PatternDb {
+pub(crate) struct PatternDb {
     side: u8,
     tiles: Vec<u8>,
     entries: Vec<u8>,
@@ -119,10 +119,10 @@ impl PatternDb {
         Ok(PatternDb { side, tiles: tiles.to_vec(), entries })
     }
 
-    pub fn side(&self) -> u8 {
+    pub(crate) fn side(&self) -> u8 {
         self.side
     }
-    pub fn tiles(&self) -> &[u8] {
+    pub(crate) fn tiles(&self) -> &[u8] {
         &self.tiles
     }
     pub(crate) fn entries(&self) -> &[u8] {
@@ -209,7 +209,7 @@ impl PdbSet {
     pub(crate) fn partition(&self) -> Partition {
         self.partition
     }
-    pub fn side(&self) -> u8 {
+    pub(crate) fn side(&self) -> u8 {
         self.side
     }
     pub(crate) fn groups(&self) -> &[PatternDb] {

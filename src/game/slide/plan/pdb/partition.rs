@@ -36,7 +36,7 @@ impl Partition {
         }
     }
 
-    pub fn parse(name: &str) -> Option<Partition> {
+    pub(crate) fn parse(name: &str) -> Option<Partition> {
         [Partition::P44, Partition::P663, Partition::P555, Partition::P78, Partition::P6666]
             .into_iter()
             .find(|partition| partition.name() == name)
@@ -52,7 +52,7 @@ impl Partition {
     }
 
     /// The default partition for a board side.
-    pub fn default_for(side: u8) -> Partition {
+    pub(crate) fn default_for(side: u8) -> Partition {
         match side {
             3 => Partition::P44,
             4 => Partition::P663,
