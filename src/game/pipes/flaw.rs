@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::grid::{DIR_BITS, DIR_NAMES, Grid, opposite};
+use super::grid::{DIR_BITS, Grid, direction, opposite};
 
 /// Why a board of tiles is not solved: the first flaw found, in the order
 /// the variants are listed.
@@ -22,8 +22,8 @@ pub enum Flaw {
 impl fmt::Display for Flaw {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Flaw::IntoWall { tile, dir } => write!(f, "tile {tile} points {} into the border", DIR_NAMES[dir]),
-            Flaw::OpenEnd { tile, dir } => write!(f, "tile {tile} has an open end pointing {}", DIR_NAMES[dir]),
+            Flaw::IntoWall { tile, dir } => write!(f, "tile {tile} points {} into the border", direction(dir)),
+            Flaw::OpenEnd { tile, dir } => write!(f, "tile {tile} has an open end pointing {}", direction(dir)),
             Flaw::Dry { tile } => write!(f, "tile {tile} is not connected to the source"),
             Flaw::Loop => f.write_str("the network has a loop"),
         }

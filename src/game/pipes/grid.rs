@@ -2,15 +2,20 @@
 //! [`Grid`], the neighbour relation every part of the game (rules, solver,
 //! generator, searches) shares.
 //!
-//! Directions are indices 0..4 (up, right, down, left), the order of the
-//! bits in a mask, so a direction's bit is one shift or one table look-up.
+//! Directions are the shared [`Dir`]'s codes as plain indices 0..4 (up,
+//! right, down, left), the order of the bits in a mask, so a direction's bit
+//! is one shift or one table look-up in the solver's inner loops.
+
+use crate::game::Dir;
 
 /// The connection bit of each direction, indexed by direction (0 up, 1 right,
 /// 2 down, 3 left): the order of the bits in a mask.
 pub const DIR_BITS: [u8; 4] = [1, 2, 4, 8];
 
-/// Direction names for messages, in direction order.
-pub(crate) const DIR_NAMES: [&str; 4] = ["up", "right", "down", "left"];
+/// The shared [`Dir`] of direction index `dir`, for messages.
+pub(crate) fn direction(dir: usize) -> Dir {
+    Dir::ALL[dir]
+}
 
 /// A mask turned a quarter turn clockwise: up becomes right, and so on.
 pub(crate) const fn rotate_cw(mask: u8) -> u8 {
