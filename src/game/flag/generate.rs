@@ -44,7 +44,7 @@ impl GenSettings {
 
 /// Why no map could be generated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GenError {
+pub enum GenerateError {
     #[error("the board must be at least 2 cells and at most {MAX_SIDE}×{MAX_SIDE} and {MAX_CELLS} cells (got {0}×{1})")]
     Size(u16, u16),
     #[error("--fill must be 1..=100 and --cracked 0..=100 (got {fill} and {cracked})")]
@@ -72,14 +72,14 @@ impl Generated {
 const ATTEMPTS: u32 = 200;
 
 /// Generates a solvable map.
-pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
+pub fn generate(settings: &GenSettings) -> Result<Generated, GenerateError> {
     let (width, height) = (settings.width, settings.height);
     let n_cells = usize::from(width) * usize::from(height);
     if width == 0 || height == 0 || width > MAX_SIDE || height > MAX_SIDE || !(2..=MAX_CELLS).contains(&n_cells) {
-        return Err(GenError::Size(width, height));
+        return Err(GenerateError::Size(width, height));
     }
     if !(1..=100).contains(&settings.fill_percent) || settings.cracked_percent > 100 {
-        return Err(GenError::Percent { fill: settings.fill_percent, cracked: settings.cracked_percent });
+        return Err(GenerateError::Percent { fill: settings.fill_percent, cracked: settings.cracked_percent });
     }
     let setup = FlagSetup { width, height, tiles: vec![Tile::Hole; n_cells], start_col: 0, start_row: 0 };
     // Only for its neighbour table: a 1-flag board of the right size.
@@ -104,7 +104,7 @@ pub fn generate(settings: &GenSettings) -> Result<Generated, GenError> {
     tiles[usize::from(end)] = Tile::Flag;
     let mut walked: Vec<usize> = (0..n_cells).filter(|&cell| counts[cell] > 0 && cell != usize::from(end)).collect();
     if settings.stones > walked.len() {
-        return Err(GenError::TooManyStones { wanted: settings.stones, available: walked.len() });
+        return Err(GenerateError::TooManyStones { wanted: settings.stones, available: walked.len() });
     }
     rng.shuffle(&mut walked);
     for &cell in &walked[..settings.stones] {
@@ -229,8 +229,8 @@ mod tests {
         let settings = GenSettings::new(9, 7, 4);
         assert_eq!(generate(&settings), generate(&settings));
         assert_ne!(generate(&settings).unwrap().setup, generate(&GenSettings { seed: 5, ..settings }).unwrap().setup);
-        assert_eq!(generate(&GenSettings::new(1, 1, 0)), Err(GenError::Size(1, 1)));
-        assert!(matches!(generate(&GenSettings { fill_percent: 0, ..settings }), Err(GenError::Percent { .. })));
-        assert!(matches!(generate(&GenSettings { stones: 500, ..settings }), Err(GenError::TooManyStones { .. })));
+        assert_eq!(generate(&GenSettings::new(1, 1, 0)), Err(GenerateError::Size(1, 1)));
+        assert!(matches!(generate(&GenSettings { fill_percent: 0, ..settings }), Err(GenerateError::Percent { .. })));
+        assert!(matches!(generate(&GenSettings { stones: 500, ..settings }), Err(GenerateError::TooManyStones { .. })));
     }
 }
