@@ -27,9 +27,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Deserialize;
 
 use crate::progress::Progress;
-use crate::session::spec::SessionSpec;
+use crate::session::spec::{MAX_MANIFEST_BYTES, SessionSpec};
 use crate::session::store::{MANIFEST_FILE, Manifest, REPLAY_DIR, RESULTS_FILE, SessionDir};
 use crate::session::{Schedule, Shard, game_id, replay_path};
+
+/// The longest results line read: one is a few hundred bytes, so a longer
+/// one is damage (or not a results file), never held in memory whole.
+const MAX_LINE_BYTES: u64 = 1 << 20;
 
 /// At most this many runs of missing ids are kept for the report; the
 /// count of missing games is always whole.
@@ -479,12 +483,11 @@ fn with_replay(line: &[u8], replay: &Path) -> Option<Vec<u8>> {
 
 fn read_source(path: &Path) -> Result<Source, MergeError> {
     let manifest_path = path.join(MANIFEST_FILE);
-    let bytes = match fs::read(&manifest_path) {
+    let bytes = match crate::input::read(&manifest_path, MAX_MANIFEST_BYTES, "a session manifest") {
         Ok(bytes) => bytes,
-        Err(cause) if cause.kind() == io::ErrorKind::NotFound => {
-            return Err(MergeError::NotASession { path: path.to_path_buf() });
-        }
-        Err(cause) => return Err(MergeError::Io { path: manifest_path, cause }),
+        Err(error) if error.is_not_found() => return Err(MergeError::NotASession { path: path.to_path_buf() }),
+        Err(crate::input::InputError::Io { cause, .. }) => return Err(MergeError::Io { path: manifest_path, cause }),
+        Err(error) => return Err(MergeError::Manifest { path: manifest_path, message: error.to_string() }),
     };
     if let Some(owner) = SessionDir::holder(path) {
         return Err(MergeError::InUse { path: path.to_path_buf(), owner });
@@ -566,22 +569,30 @@ fn index_results(
     lines: &mut Vec<LineRef>,
 ) -> Result<u64, MergeError> {
     let path = source.path.join(RESULTS_FILE);
-    let file = match File::open(&path) {
+    let file = match crate::input::open(&path) {
         Ok(file) => file,
         // A shard stopped before its first game: nothing recorded.
-        Err(cause) if cause.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(cause) => return Err(MergeError::Io { path, cause }),
+        Err(error) if error.is_not_found() => return Ok(0),
+        Err(crate::input::InputError::Io { cause, .. }) => return Err(MergeError::Io { path, cause }),
+        Err(error) => return Err(MergeError::Line { path, line: 0, message: error.to_string() }),
     };
     let mut reader = BufReader::new(file);
     let mut buffer = Vec::new();
     let (mut offset, mut line_number) = (0u64, 0u64);
     loop {
         buffer.clear();
-        let read = reader.read_until(b'\n', &mut buffer).map_err(io_error(&path))?;
+        let read = (&mut reader).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut buffer).map_err(io_error(&path))?;
         if read == 0 {
             return Ok(0);
         }
         line_number += 1;
+        if buffer.len() as u64 > MAX_LINE_BYTES {
+            return Err(MergeError::Line {
+                path,
+                line: line_number,
+                message: format!("longer than {MAX_LINE_BYTES} bytes: not a results line"),
+            });
+        }
         let parsed = serde_json::from_slice::<LineFields>(&buffer);
         let fields = match parsed {
             Ok(fields) if buffer.ends_with(b"\n") => fields,
