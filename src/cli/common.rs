@@ -109,6 +109,30 @@ pub(crate) fn output_width() -> usize {
     from_env.or_else(terminal).unwrap_or(DEFAULT_WIDTH).max(MIN_WIDTH)
 }
 
+/// `text` broken at spaces into lines of at most `width` columns (a word
+/// longer than that on a line of its own), every line after the first
+/// indented by `indent` spaces.
+pub(crate) fn wrap(text: &str, width: usize, indent: usize) -> String {
+    let words = text.trim_start_matches(' ');
+    let lead = text.len() - words.len();
+    let mut wrapped = " ".repeat(lead);
+    let mut column = lead;
+    for (number, word) in words.split(' ').enumerate() {
+        let length = word.chars().count();
+        if number > 0 && column + 1 + length > width {
+            wrapped.push('\n');
+            wrapped.push_str(&" ".repeat(indent));
+            column = indent;
+        } else if number > 0 {
+            wrapped.push(' ');
+            column += 1;
+        }
+        wrapped.push_str(word);
+        column += length;
+    }
+    wrapped
+}
+
 /// Which side of its column a cell sits on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Align {
@@ -288,6 +312,13 @@ mod tests {
                 "                                 9/9/9/9",
             ]
         );
+    }
+
+    #[test]
+    fn long_lines_wrap_at_spaces_with_an_indent() {
+        assert_eq!(wrap("  percentiles: one two three", 100, 4), "  percentiles: one two three");
+        assert_eq!(wrap("  percentiles: one two three", 20, 4), "  percentiles: one\n    two three");
+        assert_eq!(wrap("a verylongword b", 5, 2), "a\n  verylongword\n  b");
     }
 
     #[test]

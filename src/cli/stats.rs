@@ -22,7 +22,7 @@ use tickbot::progress::Progress;
 use tickbot::session::spec::{DEFAULT_OUT, MAX_MANIFEST_BYTES, SessionSpec};
 use tickbot::session::store::{MANIFEST_FILE, Manifest, RESULTS_FILE};
 
-use super::common::{Align, Column, Table, output_width};
+use super::common::{Align, Column, Table, output_width, wrap};
 use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
 
 #[derive(Debug, Args)]
@@ -311,7 +311,8 @@ fn print_games(title: &str, games: &[GameRef]) {
 
 fn print_report(report: &Report, files: &[PathBuf]) {
     let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
-    println!("tickbot stats: {} games from {}", report.lines, names.join(", "));
+    let heading = format!("tickbot stats: {} games from {}", report.lines, names.join(", "));
+    println!("{}", wrap(&heading, output_width(), 2));
     let by: Vec<&str> = report.by.iter().map(|field| field.name()).collect();
     let mut rows: Vec<&GroupReport> = report.groups.iter().collect();
     if report.groups.len() != 1 || !by.is_empty() {
@@ -332,7 +333,7 @@ fn print_report(report: &Report, files: &[PathBuf]) {
     if report.torn_lines > 0 {
         println!("  {} last line(s) cut short and skipped (a session still running, or killed)", report.torn_lines);
     }
-    println!("  percentiles: {}", report.sketch);
+    println!("{}", wrap(&format!("  percentiles: {}", report.sketch), output_width(), 4));
     println!("  games/s: per second of the games' own time");
 }
 
@@ -473,7 +474,8 @@ fn logs_report(path: &Path, paths: &[PathBuf], json: bool) -> Result<Exit, Failu
 
 fn print_logs(report: &LogReport, files: &[PathBuf]) {
     let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
-    println!("tickbot stats --logs: {} lines from {} (oldest first)", report.lines, names.join(", "));
+    let heading = format!("tickbot stats --logs: {} lines from {} (oldest first)", report.lines, names.join(", "));
+    println!("{}", wrap(&heading, output_width(), 2));
     if report.skipped_lines > 0 {
         println!("  {} lines are not JSON and were skipped", report.skipped_lines);
     }
@@ -517,5 +519,5 @@ fn print_logs(report: &LogReport, files: &[PathBuf]) {
             message.first.timestamp
         );
     }
-    println!("  percentiles: {}", report.sketch);
+    println!("{}", wrap(&format!("  percentiles: {}", report.sketch), output_width(), 4));
 }

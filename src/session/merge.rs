@@ -316,7 +316,22 @@ impl Merge {
             _ => PathBuf::from("."),
         };
         fs::create_dir_all(&parent).map_err(io_error(&parent))?;
-        let building = parent.join(format!(".{}.merging-{}", name.to_string_lossy(), std::process::id()));
+        let prefix = format!(".{}.merging-", name.to_string_lossy());
+        remove_stale_staging(&parent, &prefix);
+        let building = parent.join(format!("{prefix}{}", std::process::id()));
+        // The lock first, then the folder: a folder whose lock can be taken
+        // is one whose merge is gone (see `remove_stale_staging`).
+        let lock_path = staging_lock(&building);
+        let lock = File::create(&lock_path).map_err(io_error(&lock_path))?;
+        let _lock_guard = RemoveOnDrop(Some(lock_path.clone()));
+        match fs4::FileExt::try_lock(&lock) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                let cause = io::Error::new(io::ErrorKind::WouldBlock, "locked by another merge");
+                return Err(MergeError::Io { path: lock_path, cause });
+            }
+            Err(fs4::TryLockError::Error(cause)) => return Err(MergeError::Io { path: lock_path, cause }),
+        }
         if building.exists() {
             // Named after this process: left by an earlier merge whose
             // process had the same id and was killed.
@@ -439,13 +454,56 @@ pub fn check_out(out: &Path) -> Result<(), MergeError> {
     }
 }
 
-/// Deletes a half-built output when the merge stops early.
+/// The lock file beside a staging folder: held by its merge while it runs.
+fn staging_lock(building: &Path) -> PathBuf {
+    let mut name = building.as_os_str().to_os_string();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Deletes the staging folders (`PREFIX` + a process id) under `parent`
+/// that a merge killed part way left behind (`kill -9`, a reboot): those
+/// whose lock file no process holds, or that have none. A process id alone
+/// cannot tell, since a merge may run on another machine sharing the
+/// folder, and ids are reused; the lock is released by the system when its
+/// holder dies, wherever it ran. Best effort: what cannot be deleted stays.
+fn remove_stale_staging(parent: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|name| name.strip_prefix(prefix)) else { continue };
+        let rest = rest.strip_suffix(".lock").unwrap_or(rest);
+        if rest.is_empty() || !rest.bytes().all(|byte| byte.is_ascii_digit()) {
+            continue;
+        }
+        let building = parent.join(format!("{prefix}{rest}"));
+        let lock_path = staging_lock(&building);
+        let lock = match File::open(&lock_path) {
+            Ok(lock) => Some(lock),
+            Err(cause) if cause.kind() == io::ErrorKind::NotFound => None,
+            Err(_) => continue,
+        };
+        if let Some(lock) = &lock {
+            if fs4::FileExt::try_lock(lock).is_err() {
+                continue; // a merge running now
+            }
+        }
+        tracing::info!(folder = %building.display(), "removing the staging folder of a merge that was stopped");
+        let _ = fs::remove_dir_all(&building);
+        if lock.is_some() {
+            let _ = fs::remove_file(&lock_path);
+        }
+    }
+}
+
+/// Deletes a half-built output when the merge stops early (a folder, or
+/// the staging lock file).
 struct RemoveOnDrop(Option<PathBuf>);
 
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         if let Some(path) = self.0.take() {
-            let _ = fs::remove_dir_all(path);
+            let _ = if path.is_dir() { fs::remove_dir_all(path) } else { fs::remove_file(path) };
         }
     }
 }
@@ -485,7 +543,12 @@ fn read_source(path: &Path) -> Result<Source, MergeError> {
     let manifest_path = path.join(MANIFEST_FILE);
     let bytes = match crate::input::read(&manifest_path, MAX_MANIFEST_BYTES, "a session manifest") {
         Ok(bytes) => bytes,
-        Err(error) if error.is_not_found() => return Err(MergeError::NotASession { path: path.to_path_buf() }),
+        // NotADirectory: the path is a file or a device.
+        Err(crate::input::InputError::Io { cause, .. })
+            if matches!(cause.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) =>
+        {
+            return Err(MergeError::NotASession { path: path.to_path_buf() });
+        }
         Err(crate::input::InputError::Io { cause, .. }) => return Err(MergeError::Io { path: manifest_path, cause }),
         Err(error) => return Err(MergeError::Manifest { path: manifest_path, message: error.to_string() }),
     };
