@@ -142,6 +142,12 @@ fn a_merge_removes_the_staging_folders_of_killed_merges() {
     std::fs::create_dir(&running).unwrap();
     let lock = std::fs::File::create(dir.join(".m.merging-4000003.lock")).unwrap();
     fs4::FileExt::try_lock(&lock).unwrap();
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    crate::support::assert_bad_input(
+        dir,
+        &["merge", "shard-0", "shard-1", "--out", "notes.txt"],
+        "--out notes.txt is a file, not a directory",
+    );
     tickbot(dir).args(["merge", "shard-0", "shard-1", "--out", "m"]).assert().success();
     let left: Vec<String> = names(dir).into_iter().filter(|name| name.contains("merging")).collect();
     assert_eq!(left, [".m.merging-4000003", ".m.merging-4000003.lock"]);

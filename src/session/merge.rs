@@ -57,6 +57,8 @@ pub enum MergeError {
     MissingReplay { results: PathBuf, line: u64, id: String, replay: PathBuf },
     #[error("{path} is not empty: merge into a new or empty directory")]
     OutNotEmpty { path: PathBuf },
+    #[error("--out {path} is a file, not a directory: give a new or empty directory for the merged session")]
+    OutIsAFile { path: PathBuf },
     #[error("{path}: {cause}")]
     Io { path: PathBuf, cause: io::Error },
     #[error("interrupted: nothing was written to {out}")]
@@ -450,6 +452,9 @@ pub fn check_out(out: &Path) -> Result<(), MergeError> {
             Some(_) => Err(MergeError::OutNotEmpty { path: out.to_path_buf() }),
         },
         Err(cause) if cause.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(cause) if cause.kind() == io::ErrorKind::NotADirectory => {
+            Err(MergeError::OutIsAFile { path: out.to_path_buf() })
+        }
         Err(cause) => Err(MergeError::Io { path: out.to_path_buf(), cause }),
     }
 }
