@@ -369,7 +369,7 @@ fn tables_fit_the_width_and_stats_keeps_the_session_order() {
     let text = std::fs::read_to_string(&path).unwrap();
     let reversed: Vec<&str> = text.lines().rev().collect();
     std::fs::write(&path, reversed.join("\n") + "\n").unwrap();
-    let lines = fitted_lines(dir, &["stats", "s"]);
+    let lines = fitted_lines(dir, &["stats", "s", "--top", "20"]);
     let place = |entry: &str| {
         lines.iter().position(|line| line.starts_with(&format!("  {entry} "))).unwrap_or_else(|| {
             panic!("no row for {entry}: {lines:#?}");

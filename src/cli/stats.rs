@@ -304,7 +304,7 @@ fn print_games(title: &str, games: &[GameRef]) {
         if line.chars().count() + 2 + replay.chars().count() <= width {
             println!("{line}  {replay}");
         } else {
-            println!("{line}\n      {replay}");
+            println!("{}\n      {replay}", wrap(&line, width, 6));
         }
     }
 }
