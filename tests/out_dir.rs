@@ -60,6 +60,7 @@ fn run_refuses_the_root_the_home_directory_files_and_unrelated_directories() {
         &["--log-dir", "notes.txt", "run", "--games", "1", "snake", "--size", "4x4"],
         "--log-dir notes.txt: this is a file, not a directory",
     );
+    assert_bad_input(dir.path(), &["run", "--resume", "notes.txt"], "--resume notes.txt: this is a file");
     assert_eq!(std::fs::read_to_string(dir.path().join("notes.txt")).unwrap(), "mine");
     // An empty directory, and one holding only this run's log folder, are fine.
     std::fs::create_dir(dir.path().join("empty")).unwrap();

@@ -348,6 +348,12 @@ fn new_session(
 
 fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> Result<Exit, Failure> {
     refuse_new_settings(options)?;
+    if path.exists() && !path.is_dir() {
+        return Err(Failure::bad_input(anyhow!(
+            "--resume {}: this is a file, not a session directory (give the --out of the session to continue)",
+            path.display()
+        )));
+    }
     if !path.join(MANIFEST_FILE).is_file() {
         return Err(Failure::bad_input(anyhow!(
             "{} has no {MANIFEST_FILE}: it is not a session directory (start one with `tickbot run --out {}`)",
