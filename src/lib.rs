@@ -23,6 +23,7 @@ pub mod analysis;
 pub mod bench;
 pub mod evolve;
 pub mod game;
+pub mod input;
 pub mod map;
 pub mod par;
 pub mod pdb_cache;

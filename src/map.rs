@@ -28,7 +28,12 @@ pub trait Level: Sized {
 /// [`Level::parse`]; every error names `path`.
 pub fn read<L: Level>(path: &Path) -> Result<L, MapError> {
     let cannot = |why: String| MapError::whole(why).in_file(path);
-    let file = std::fs::File::open(path).map_err(|error| cannot(format!("cannot read: {error}")))?;
+    // Not `File::open`: a FIFO named by mistake would wait forever.
+    let file = crate::input::open(path).map_err(|error| match error {
+        crate::input::InputError::NotAFile { kind, .. } => cannot(format!("{kind}, not a level file")),
+        crate::input::InputError::Io { cause, .. } => cannot(format!("cannot read: {cause}")),
+        too_large @ crate::input::InputError::TooLarge { .. } => cannot(too_large.to_string()),
+    })?;
     let mut bytes = Vec::new();
     file.take(L::MAX_BYTES + 1).read_to_end(&mut bytes).map_err(|error| cannot(format!("cannot read: {error}")))?;
     if bytes.len() as u64 > L::MAX_BYTES {

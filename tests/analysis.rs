@@ -343,3 +343,37 @@ fn logs_count_plans_per_planner_across_rotated_and_gzipped_files() {
     assert!(first["first"]["file"].as_str().unwrap().ends_with("tickbot.jsonl.2.gz"), "oldest file first: {first}");
     assert_eq!(first["first"]["line"].as_u64(), Some(third as u64 + 1));
 }
+
+/// The lines of `args`' stdout, checked to fit `COLUMNS=100`.
+#[track_caller]
+fn fitted_lines(dir: &Path, args: &[&str]) -> Vec<String> {
+    let output = tickbot(dir).env("COLUMNS", "100").args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let lines: Vec<String> = String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect();
+    for line in &lines {
+        assert!(line.chars().count() <= 100, "{args:?}: {} columns: {line}", line.chars().count());
+    }
+    lines
+}
+
+/// `run` and `stats` fit 100 columns, and `stats` lists the entries in the
+/// session's order whatever order their games finished in.
+#[test]
+fn tables_fit_the_width_and_stats_keeps_the_session_order() {
+    let temp = TempDir::new().unwrap();
+    let dir = temp.path();
+    let config = crate::session::write_session(dir, "4x4", 2);
+    fitted_lines(dir, &["run", "--config", config.to_str().unwrap(), "--out", "s"]);
+    // Games finish in any order: the last entry's first.
+    let path = dir.join("s/results.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let reversed: Vec<&str> = text.lines().rev().collect();
+    std::fs::write(&path, reversed.join("\n") + "\n").unwrap();
+    let lines = fitted_lines(dir, &["stats", "s", "--top", "20"]);
+    let place = |entry: &str| {
+        lines.iter().position(|line| line.starts_with(&format!("  {entry} "))).unwrap_or_else(|| {
+            panic!("no row for {entry}: {lines:#?}");
+        })
+    };
+    assert!(place("open") < place("pipes") && place("pipes") < place("flag"), "{lines:#?}");
+}

@@ -311,6 +311,17 @@ fn bad_options_and_inputs_are_refused_with_what_is_wrong() {
         (&["bench", "locm", "--games", "0"], 2, "invalid value '0' for '--games <GAMES>'"),
         (&["play", "snake", "--size", "100000x1"], 2, "the width 100000 is too large: at most 4096"),
         (&["bench", "locm", "--games", "100"], 0, "too short to time"),
+        (&["bench", "snake", "--episodes", "0"], 2, "invalid value '0' for '--episodes <EPISODES>'"),
+        (&["bench", "flag", "--planner", "ga", "--seeds", "0"], 2, "invalid value '0' for '--seeds <SEEDS>'"),
+        (&["bench", "flag", "--count", "0"], 2, "invalid value '0' for '--count <COUNT>'"),
+        (&["bench", "pipes", "--seeds", "0"], 2, "invalid value '0' for '--seeds <N>'"),
+        (
+            &["run", "--games", "1", "pipes", "--planner", "dfs"],
+            2,
+            "--planner dfs handles boards of at most 64 tiles (8x8), not 100",
+        ),
+        (&["play", "pipes", "--planner", "astar"], 2, "--planner astar handles boards of at most 64 tiles"),
+        (&["stats", "--plot", "chart.png"], 2, "--plot chart.png: the chart is an SVG document; name it NAME.svg"),
     ];
     for &(args, code, fragment) in cases {
         check(dir.path(), args, code, fragment);

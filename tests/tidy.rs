@@ -636,6 +636,8 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["game::**"],
     // Foundations.
     &["map", "rng", "progress", "stats"],
+    // Opening input files (maps among them) without waiting on a FIFO.
+    &["input"],
 ];
 
 #[test]

@@ -92,7 +92,8 @@ pub struct LogSummary {
     warnings: u64,
     errors: u64,
     lines: u64,
-    /// Lines that are not JSON (a log written by hand, or cut by a crash).
+    /// Lines that are not JSON (a log written by hand, or cut by a crash),
+    /// or longer than [`super::MAX_LINE_BYTES`].
     skipped: u64,
 }
 
@@ -215,9 +216,12 @@ pub fn read_log(
     let file = path.display().to_string();
     super::for_each_line(reader, path, progress, cancel, |number, line| {
         summary.lines += 1;
-        match serde_json::from_slice::<LogLine>(line) {
-            Ok(parsed) => summary.add(parsed, &file, number),
-            Err(_) => summary.skipped += 1,
+        match line {
+            super::Line::Whole(line) => match serde_json::from_slice::<LogLine>(line) {
+                Ok(parsed) => summary.add(parsed, &file, number),
+                Err(_) => summary.skipped += 1,
+            },
+            super::Line::TooLong => summary.skipped += 1,
         }
         Ok(())
     })

@@ -28,7 +28,7 @@ pub mod logs;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -187,6 +187,8 @@ impl Measure {
 #[derive(Clone, Debug)]
 struct Group {
     key: Vec<String>,
+    /// The session place of the first of its entries (`usize::MAX`: none known).
+    rank: usize,
     totals: Totals,
     score: Moments,
     ticks: Measure,
@@ -198,6 +200,7 @@ impl Group {
     fn new(key: Vec<String>) -> Group {
         Group {
             key,
+            rank: usize::MAX,
             totals: Totals::default(),
             score: Moments::default(),
             ticks: Measure::new(),
@@ -336,7 +339,8 @@ pub struct Summary {
     by: Vec<GroupField>,
     groups: Vec<Group>,
     /// Group number by key (its values joined by [`KEY_SEPARATOR`]), for
-    /// lookups only: groups are reported in the order they first appear.
+    /// lookups only: groups are reported in session order where it is
+    /// known, else in the order they first appear.
     index: BTreeMap<String, usize>,
     key_buffer: String,
     overall: Group,
@@ -346,6 +350,8 @@ pub struct Summary {
     failed_total: u64,
     lines: u64,
     torn_lines: u64,
+    /// Each entry's place in its session (see [`Summary::order_entries`]).
+    entry_rank: BTreeMap<String, usize>,
 }
 
 impl Summary {
@@ -364,7 +370,16 @@ impl Summary {
             failed_total: 0,
             lines: 0,
             torn_lines: 0,
+            entry_rank: BTreeMap::new(),
         }
+    }
+
+    /// Reports the groups in the order of these entries (the session's)
+    /// rather than in the order their first games finished: a group comes
+    /// where its first entry does; groups of entries not named keep their
+    /// order of appearance, after the others.
+    pub fn order_entries(&mut self, entries: Vec<String>) {
+        self.entry_rank = entries.into_iter().enumerate().map(|(rank, name)| (name, rank)).collect();
     }
 
     /// Counts one finished game.
@@ -389,7 +404,10 @@ impl Summary {
                 self.groups.len() - 1
             }
         };
-        self.groups[number].add(line);
+        let rank = self.entry_rank.get(line.entry.as_str()).copied().unwrap_or(usize::MAX);
+        let group = &mut self.groups[number];
+        group.rank = group.rank.min(rank);
+        group.add(line);
         // A game enters the heap only if it beats the fastest kept one (a
         // later arrival never beats an equal time), so its fields are copied
         // only then: once the heap is full, most lines copy nothing.
@@ -415,9 +433,12 @@ impl Summary {
     pub fn report(&self) -> Report {
         let mut slowest: Vec<&Slow> = self.slowest.iter().map(|Reverse(slow)| slow).collect();
         slowest.sort_by(|a, b| b.cmp(a));
+        let mut groups: Vec<&Group> = self.groups.iter().collect();
+        // Stable: groups of equal rank keep their order of appearance.
+        groups.sort_by_key(|group| group.rank);
         Report {
             by: self.by.clone(),
-            groups: self.groups.iter().map(|group| group.report(&self.by)).collect(),
+            groups: groups.into_iter().map(|group| group.report(&self.by)).collect(),
             overall: self.overall.report(&[]),
             slowest: slowest.into_iter().map(|slow| slow.game.clone()).collect(),
             failed: self.failed.clone(),
@@ -447,6 +468,12 @@ pub struct Report {
     pub sketch: &'static str,
 }
 
+/// The longest line either reader takes: a results line is a few hundred
+/// bytes and a log line rarely more than a few thousand, so a file with a
+/// longer one (a binary file, `/dev/zero` through a pipe) is not what it
+/// should be, and is not read into memory whole.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// Reads a results file from `reader` into `summary`, one line at a time.
 /// A last line cut short (no newline, not JSON) is skipped and counted as
 /// torn; any other line that is not a result is an error naming `path`,
@@ -460,6 +487,14 @@ pub fn read_results(
     cancel: &AtomicBool,
 ) -> Result<bool, AnalysisError> {
     for_each_line(reader, path, progress, cancel, |number, line| {
+        let Line::Whole(line) = line else {
+            return Err(AnalysisError::Line {
+                path: path.to_path_buf(),
+                line: number,
+                column: MAX_LINE_BYTES + 1,
+                message: format!("longer than {MAX_LINE_BYTES} bytes: not a results file"),
+            });
+        };
         match serde_json::from_slice::<ResultLine>(line) {
             Ok(parsed) => summary.add(&parsed),
             Err(_) if line.last() != Some(&b'\n') => summary.torn_lines += 1,
@@ -472,7 +507,7 @@ pub fn read_results(
                 return Err(AnalysisError::Line {
                     path: path.to_path_buf(),
                     line: number,
-                    column: error.column(),
+                    column: column(line, &error),
                     message,
                 });
             }
@@ -481,8 +516,29 @@ pub fn read_results(
     })
 }
 
+/// The 1-based column of a JSON error in `line`. serde_json counts the
+/// line's own newline as the start of a second line, at column 0: an error
+/// there (a line that stops in the middle of a value) is at the line's end.
+fn column(line: &[u8], error: &serde_json::Error) -> usize {
+    if error.line() > 1 || error.column() == 0 {
+        let text = line.strip_suffix(b"\n").unwrap_or(line);
+        String::from_utf8_lossy(text).chars().count() + 1
+    } else {
+        error.column()
+    }
+}
+
+/// One line as [`for_each_line`] hands it over.
+pub(crate) enum Line<'a> {
+    /// The whole line, with its newline if it has one.
+    Whole(&'a [u8]),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped unread.
+    TooLong,
+}
+
 /// The one pass both readers make: every line that is not blank, with its
-/// number (from 1) and its newline, in one buffer reused from line to line.
+/// number (from 1) and its newline, in one buffer reused from line to line;
+/// a line longer than [`MAX_LINE_BYTES`] is read past, never held.
 /// Advances `progress` by the bytes read; returns `Ok(false)` when `cancel`
 /// stopped it early, `Ok(true)` at the end of the input.
 pub(crate) fn for_each_line(
@@ -490,15 +546,14 @@ pub(crate) fn for_each_line(
     path: &Path,
     progress: &Progress,
     cancel: &AtomicBool,
-    mut each: impl FnMut(u64, &[u8]) -> Result<(), AnalysisError>,
+    mut each: impl FnMut(u64, Line<'_>) -> Result<(), AnalysisError>,
 ) -> Result<bool, AnalysisError> {
+    let read_error = |cause| AnalysisError::Read { path: path.to_path_buf(), cause };
     let mut line = Vec::new();
     let mut number = 0u64;
     loop {
         line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
-            .map_err(|cause| AnalysisError::Read { path: path.to_path_buf(), cause })?;
+        let read = (&mut reader).take(MAX_LINE_BYTES as u64 + 1).read_until(b'\n', &mut line).map_err(read_error)?;
         if read == 0 {
             return Ok(true);
         }
@@ -507,8 +562,29 @@ pub(crate) fn for_each_line(
         if number % CANCEL_POLL_LINES == 0 && cancel.load(Ordering::Relaxed) {
             return Ok(false);
         }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            each(number, &line)?;
+        if line.len() > MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+            // Read past the rest of the line without keeping it.
+            loop {
+                let buffer = reader.fill_buf().map_err(read_error)?;
+                if buffer.is_empty() {
+                    break;
+                }
+                let (used, end) = match buffer.iter().position(|&byte| byte == b'\n') {
+                    Some(at) => (at + 1, true),
+                    None => (buffer.len(), false),
+                };
+                reader.consume(used);
+                progress.advance(used as u64);
+                if end {
+                    break;
+                }
+                if cancel.load(Ordering::Relaxed) {
+                    return Ok(false);
+                }
+            }
+            each(number, Line::TooLong)?;
+        } else if !line.iter().all(u8::is_ascii_whitespace) {
+            each(number, Line::Whole(&line))?;
         }
     }
 }

@@ -29,9 +29,7 @@ use tickbot::game::locm::Config;
 use tickbot::par::Workers;
 use tickbot::progress::Progress;
 
-use super::support::{
-    Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, print_json, progress_bar,
-};
+use super::support::{Exit, ExitOnError, Failure, default_parallelism, interrupt_budget, print_json, progress_bar};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum RepresentationArg {
@@ -330,7 +328,9 @@ pub(crate) fn evolve(args: EvolveDraft) -> Result<Exit, Failure> {
         interrupted: !evolution.is_finished(),
     };
     print_summary(&summary, &evolution, args.json)?;
-    Ok(finished())
+    // A run whose last generation was written is a success, even if Ctrl-C
+    // came while it was being written.
+    Ok(if summary.interrupted { Exit::Interrupted } else { Exit::Success })
 }
 
 /// Draws and scores a new run's initial population and saves it as
@@ -614,8 +614,10 @@ pub(crate) fn eval(args: EvalDraft) -> Result<Exit, Failure> {
     }
     if rows.len() < bred.len() {
         eprintln!("interrupted: {} of {} generations evaluated (written)", rows.len(), bred.len());
+        return Ok(Exit::Interrupted);
     }
-    Ok(finished())
+    // Every generation evaluated: a success, even if Ctrl-C came at the end.
+    Ok(Exit::Success)
 }
 
 fn name_of(settings: &DraftEvolutionSettings) -> String {

@@ -98,7 +98,7 @@ pub(crate) struct BenchFlag {
     #[arg(long, value_name = "WxH", value_parser = parse_size, num_args = 1..)]
     pub generated: Vec<(u16, u16)>,
     /// exact, search: how many generated maps of each size (seeds 0..COUNT).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
     /// exact, search: generate designer maps (`gen flag --walk`) with walks of LEN moves,
     /// or of MIN-MAX moves spread evenly over the --count maps of a size.
@@ -120,7 +120,7 @@ pub(crate) struct BenchFlag {
     #[arg(long, default_value_t = 10_000, value_name = "MS")]
     pub limit_ms: u64,
     /// ga: number of runs; run i is seeded from (seed, i).
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
     pub seeds: u64,
     /// ga: master seed.
     #[arg(long, default_value_t = 0)]

@@ -9,6 +9,7 @@
 //! downwards, a test checks it (`tests/tidy.rs`).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
@@ -168,12 +169,48 @@ pub(crate) enum GenGame {
     Pipes(GenPipes),
 }
 
+/// How long a command has to stop after Ctrl-C or SIGTERM before it is
+/// ended without finishing: every long loop polls the interrupt flag and
+/// stops in well under a second, so only a thread blocked in the operating
+/// system (`open` of a FIFO nobody writes to, a hung network disk) takes
+/// this long.
+const STOP_GRACE: Duration = Duration::from_secs(10);
+
+/// Ends the process with exit 130 if it is still running [`STOP_GRACE`]
+/// after the first Ctrl-C or SIGTERM. A thread blocked in a system call
+/// cannot poll a flag, and signal-hook restarts such calls, so this thread
+/// (blocked on the signals themselves) is what stops it. Ending here is no
+/// worse than `kill -9`, which every command survives: results lines and
+/// replays are written whole or not at all, and a resumed session, a later
+/// merge or evolution clean up what was left half done.
+fn end_when_stuck_after_a_signal() -> std::io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new([signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM])?;
+    std::thread::spawn(move || {
+        if signals.forever().next().is_some() {
+            std::thread::sleep(STOP_GRACE);
+            eprintln!(
+                "error: still running {} s after the signal (blocked reading or writing a FIFO, a device or a hung \
+                 disk?): ended now; what had finished is kept",
+                STOP_GRACE.as_secs()
+            );
+            std::process::exit(Exit::Interrupted as i32);
+        }
+    });
+    Ok(())
+}
+
 /// Runs one command line: the log first (`replay`, `gen`, `stats` and
 /// `merge` write no log file), then the interrupt handler, then the
 /// subcommand.
 pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
     let writes_log =
         !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
+    if writes_log && cli.log_dir.exists() && !cli.log_dir.is_dir() {
+        return Err(Failure::bad_input(anyhow::anyhow!(
+            "--log-dir {}: this is a file, not a directory; give a directory for the log (it is created if missing)",
+            cli.log_dir.display()
+        )));
+    }
     let log = LogConfig {
         level: cli.log_level.clone(),
         dir: writes_log.then(|| cli.log_dir.clone()),
@@ -187,8 +224,9 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         return Err(Failure { code, error: error.into() });
     }
     support::install_interrupt_handler().exit_code(Exit::Runtime)?;
+    end_when_stuck_after_a_signal().exit_code(Exit::Runtime)?;
     match cli.command {
-        Command::Run(args) => run::execute(args),
+        Command::Run(args) => run::execute(args, &cli.log_dir),
         Command::Stats(args) => stats::execute(args),
         Command::Merge(args) => merge::execute(args),
         Command::Replay(command) => replay::execute(command),

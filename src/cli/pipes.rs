@@ -61,7 +61,7 @@ pub(crate) struct BenchPipes {
     #[arg(long, value_name = "WxH", value_parser = parse_size)]
     pub generate: Vec<(u16, u16)>,
     /// Generated puzzles per size and topology (seeds 1..=N).
-    #[arg(long, default_value_t = 3, value_name = "N", alias = "generated-per-size")]
+    #[arg(long, default_value_t = 3, value_name = "N", alias = "generated-per-size", value_parser = clap::value_parser!(u64).range(1..))]
     pub seeds: u64,
     /// Generate the puzzles with `gen pipes --unique` (one solution each).
     #[arg(long)]
@@ -112,13 +112,17 @@ impl PipesArgs {
     /// flags). Errors name the puzzle file and line.
     pub(crate) fn config(&self) -> anyhow::Result<pipes::Config> {
         self.planner.check()?;
-        match &self.map {
-            Some(path) => read_puzzle(path),
+        let (name, config) = match &self.map {
+            Some(path) => (path.display().to_string(), read_puzzle(path)?),
             None => {
                 let puzzle = Puzzle::parse(DEFAULT_PIPES_MAP).map_err(|error| error.in_file(DEFAULT_PIPES_MAP_NAME))?;
-                Ok(pipes::Config::try_from(puzzle.setup).map_err(|error| error.in_file(DEFAULT_PIPES_MAP_NAME))?)
+                let config =
+                    pipes::Config::try_from(puzzle.setup).map_err(|error| error.in_file(DEFAULT_PIPES_MAP_NAME))?;
+                (DEFAULT_PIPES_MAP_NAME.to_string(), config)
             }
-        }
+        };
+        self.planner.check_level(&config).with_context(|| name)?;
+        Ok(config)
     }
 }
 

@@ -11,14 +11,18 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, anyhow};
 use clap::{Args, Parser, Subcommand};
 
+use tickbot::input;
 use tickbot::session::shard::{ShardChoice, choose_shard};
-use tickbot::session::spec::{ByteSize, EntrySpec, ParamValue, ReplayPolicy, SessionSpec, parse_duration};
-use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
+use tickbot::session::spec::{
+    ByteSize, EntrySpec, MAX_SESSION_FILE_BYTES, ParamValue, ReplayPolicy, SessionSpec, parse_duration,
+};
+use tickbot::session::store::{LOCK_FILE, MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 use tickbot::session::{
-    Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport, Shard, Totals,
+    Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionError, SessionProgress, SessionReport,
+    Shard, Totals,
 };
 
-use super::common::Levels;
+use super::common::{Align, Column, Levels, Table, output_width};
 use super::flag::FlagArgs;
 use super::locm::LocmArgs;
 use super::pipes::PipesArgs;
@@ -77,11 +81,14 @@ pub(crate) struct RunOptions {
     #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// Output directory: DIR/results.jsonl, DIR/manifest.json, DIR/replays/.
-    /// It must not hold an earlier session (see --resume and --overwrite). Default: out.
+    /// A new or empty directory, or one that holds an earlier session (see
+    /// --resume and --overwrite); never the filesystem's root, the home
+    /// directory or a directory holding other files. Default: out.
     #[arg(long, global = true, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Start over in an --out that holds an earlier session: delete its
-    /// results.jsonl, manifest.json and replays/ first.
+    /// results.jsonl, manifest.json and the replays (*.tbr, *.part) in its
+    /// replays/ first; nothing else in the directory is touched.
     #[arg(long, global = true)]
     pub overwrite: bool,
     /// Longest time one planner call may take; a planner over it ends its game
@@ -151,7 +158,9 @@ struct Source {
     text: String,
 }
 
-pub(crate) fn execute(args: RunArgs) -> Result<Exit, Failure> {
+/// `log_dir` is where this command writes its log: a folder of it inside
+/// `--out` is this run's, not a stranger's.
+pub(crate) fn execute(args: RunArgs, log_dir: &Path) -> Result<Exit, Failure> {
     let RunArgs { config, resume, options, game } = args;
     if config.is_some() && game.is_some() {
         return Err(Failure::bad_input(anyhow!("give a session file (--config) or a game (`run GAME ...`), not both")));
@@ -176,7 +185,7 @@ pub(crate) fn execute(args: RunArgs) -> Result<Exit, Failure> {
                     (spec, Some(source))
                 }
             };
-            new_session(spec, source.as_ref(), &options)
+            new_session(spec, source.as_ref(), &options, log_dir)
         }
     }
 }
@@ -189,8 +198,9 @@ fn parse(source: &Source) -> Result<SessionSpec, Failure> {
 
 /// Reads a session file; its levels are taken relative to its folder.
 fn read_session_file(path: &Path) -> Result<(SessionSpec, Option<Source>), Failure> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the session file {}", path.display()))
+    // Bounded, and never waiting on a FIFO named by mistake.
+    let text = input::read_text(path, MAX_SESSION_FILE_BYTES, "a session file")
+        .context("cannot read the session file")
         .exit_code(Exit::BadInput)?;
     let source = Source { name: path.display().to_string(), text };
     let mut spec = parse(&source)?;
@@ -302,23 +312,26 @@ fn describe_shard(shard: Option<Shard>) -> String {
     }
 }
 
-fn new_session(mut spec: SessionSpec, source: Option<&Source>, options: &RunOptions) -> Result<Exit, Failure> {
+fn new_session(
+    mut spec: SessionSpec,
+    source: Option<&Source>,
+    options: &RunOptions,
+    log_dir: &Path,
+) -> Result<Exit, Failure> {
     let shard = requested_shard(options)?.map(|choice| choice.shard).filter(|&shard| shard != Shard::WHOLE);
     apply_options(&mut spec, options);
+    // The directory first: a run that will be refused (in use, a session
+    // already there, a directory that is not for sessions) is refused
+    // before the levels are read and the pattern databases built.
+    check_out_dir(&spec.out, options.overwrite, log_dir)?;
     // Every entry is built (and checked) before anything is written.
     let entries = build_entries(&spec, source)?;
     let dir = lock(&spec.out)?;
-    let used = [RESULTS_FILE, MANIFEST_FILE].iter().any(|name| dir.path().join(name).exists())
-        || std::fs::read_dir(dir.replay_dir()).is_ok_and(|mut entries| entries.next().is_some());
-    if used && !options.overwrite {
-        return Err(Failure::bad_input(anyhow!(
-            "{} already holds a session; continue it with `tickbot run --resume {}`, choose another --out, or pass \
-             --overwrite to delete its results.jsonl, manifest.json and replays/ and start over",
-            spec.out.display(),
-            spec.out.display()
-        )));
-    }
-    if used {
+    // Again under the lock: another session may have started meanwhile.
+    if OutContents::of(dir.path(), log_dir).exit_code(Exit::Runtime)?.holds_session {
+        if !options.overwrite {
+            return Err(already_a_session(&spec.out));
+        }
         remove_session_files(&dir)?;
     }
     let started_unix_s = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |since| since.as_secs());
@@ -335,6 +348,12 @@ fn new_session(mut spec: SessionSpec, source: Option<&Source>, options: &RunOpti
 
 fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> Result<Exit, Failure> {
     refuse_new_settings(options)?;
+    if path.exists() && !path.is_dir() {
+        return Err(Failure::bad_input(anyhow!(
+            "--resume {}: this is a file, not a session directory (give the --out of the session to continue)",
+            path.display()
+        )));
+    }
     if !path.join(MANIFEST_FILE).is_file() {
         return Err(Failure::bad_input(anyhow!(
             "{} has no {MANIFEST_FILE}: it is not a session directory (start one with `tickbot run --out {}`)",
@@ -444,19 +463,159 @@ fn lock(out: &Path) -> Result<SessionDir, Failure> {
     Ok(dir)
 }
 
-fn remove_session_files(dir: &SessionDir) -> Result<(), Failure> {
-    for name in [RESULTS_FILE, MANIFEST_FILE, REPLAY_DIR] {
-        let path = dir.path().join(name);
-        let removed = if path.is_dir() { std::fs::remove_dir_all(&path) } else { std::fs::remove_file(&path) };
-        match removed {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => {
-                return Err(Failure {
-                    code: Exit::Runtime,
-                    error: anyhow::Error::from(error).context(format!("cannot delete {}", path.display())),
-                });
+/// The refusal of a new session in a directory that holds one.
+fn already_a_session(out: &Path) -> Failure {
+    Failure::bad_input(anyhow!(
+        "{} already holds a session; continue it with `tickbot run --resume {}`, choose another --out, or pass \
+         --overwrite to delete its results.jsonl, manifest.json and replays and start over",
+        out.display(),
+        out.display()
+    ))
+}
+
+/// What a would-be session directory holds.
+#[derive(Debug, Default)]
+struct OutContents {
+    /// A results file, a manifest or a replay folder with something in it.
+    holds_session: bool,
+    /// Names of what no session writes (this run's log folder aside).
+    others: Vec<String>,
+}
+
+impl OutContents {
+    fn of(dir: &Path, log_dir: &Path) -> std::io::Result<OutContents> {
+        let log_dir = std::fs::canonicalize(log_dir).ok();
+        let mut contents = OutContents::default();
+        let mut names: Vec<std::ffi::OsString> =
+            std::fs::read_dir(dir)?.map(|entry| entry.map(|entry| entry.file_name())).collect::<Result<_, _>>()?;
+        names.sort();
+        for name in names {
+            let path = dir.join(&name);
+            let text = name.to_string_lossy();
+            if [RESULTS_FILE, MANIFEST_FILE].contains(&text.as_ref()) {
+                contents.holds_session = true;
+            } else if text == REPLAY_DIR {
+                contents.holds_session |= std::fs::read_dir(&path).is_ok_and(|mut entries| entries.next().is_some());
+            } else if text == LOCK_FILE || text == format!("{MANIFEST_FILE}.part") {
+                // Written by a session that stopped before its first game.
+            } else if log_dir
+                .as_ref()
+                .is_some_and(|log_dir| std::fs::canonicalize(&path).is_ok_and(|path| log_dir.starts_with(path)))
+            {
+                // This run's own log folder (`--log-dir OUT/logs`).
+            } else {
+                contents.others.push(text.into_owned());
             }
+        }
+        Ok(contents)
+    }
+}
+
+/// Refuses an `--out` that a new session must not write into, before
+/// anything is written: a file; the filesystem's root or the home
+/// directory; a directory another session holds; a non-empty directory
+/// that holds no session (`--overwrite` deletes only what a session
+/// writes, and a session does not mix its files with others'); and one
+/// that holds a session, unless `--overwrite`.
+fn check_out_dir(out: &Path, overwrite: bool, log_dir: &Path) -> Result<(), Failure> {
+    let shown = out.display();
+    let metadata = match std::fs::metadata(out) {
+        Ok(metadata) => metadata,
+        Err(_) => {
+            // It does not exist (or cannot be seen): `lock` creates it, and
+            // says why if it cannot. A file on the way is bad input.
+            if let Some(file) = out.ancestors().skip(1).find(|ancestor| ancestor.is_file()) {
+                return Err(Failure::bad_input(anyhow!(
+                    "--out {shown}: {} is a file, not a directory; give a directory for the session",
+                    file.display()
+                )));
+            }
+            return Ok(());
+        }
+    };
+    if !metadata.is_dir() {
+        return Err(Failure::bad_input(anyhow!(
+            "--out {shown}: this is {}, not a directory; give a new or empty directory for the session (it is \
+             created if missing)",
+            input::kind_of(&metadata)
+        )));
+    }
+    let canonical = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
+    let home =
+        std::env::var_os("HOME").filter(|home| !home.is_empty()).and_then(|home| std::fs::canonicalize(home).ok());
+    let refused = if canonical.parent().is_none() {
+        Some("the root of the filesystem")
+    } else if home.as_deref() == Some(canonical.as_path()) {
+        Some("your home directory")
+    } else {
+        None
+    };
+    if let Some(what) = refused {
+        return Err(Failure::bad_input(anyhow!(
+            "--out {shown} is {what}: a session writes results.jsonl, manifest.json, session.lock and replays/ \
+             into its directory, so give it one of its own (for example --out {})",
+            canonical.join("tickbot-session").display()
+        )));
+    }
+    if let Some(owner) = SessionDir::holder(out) {
+        return Err(Failure::bad_input(SessionError::InUse { path: out.to_path_buf(), owner }));
+    }
+    let contents =
+        OutContents::of(out, log_dir).with_context(|| format!("cannot list --out {shown}")).exit_code(Exit::Runtime)?;
+    if contents.holds_session {
+        return if overwrite { Ok(()) } else { Err(already_a_session(out)) };
+    }
+    if let Some(first) = contents.others.first() {
+        return Err(Failure::bad_input(anyhow!(
+            "--out {shown} is not empty and holds no session ({} entries, such as {first:?}): a session goes into a \
+             new or empty directory, or one that holds a session, so that --overwrite never deletes what tickbot \
+             did not write; choose another --out (for example --out {})",
+            contents.others.len(),
+            out.join("tickbot-session").display()
+        )));
+    }
+    Ok(())
+}
+
+/// `--overwrite`: deletes what a session wrote and nothing else: its
+/// results file and manifest, and under its replay folder the replays
+/// (`*.tbr`) and unfinished replays (`*.part`), then the folders left
+/// empty. The lock stays: this run holds it.
+fn remove_session_files(dir: &SessionDir) -> Result<(), Failure> {
+    let cannot = |path: &Path, error: std::io::Error| Failure {
+        code: Exit::Runtime,
+        error: anyhow::Error::from(error).context(format!("cannot delete {}", path.display())),
+    };
+    for name in [RESULTS_FILE.to_string(), MANIFEST_FILE.to_string(), format!("{MANIFEST_FILE}.part")] {
+        let path = dir.path().join(name);
+        match std::fs::remove_file(&path) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(cannot(&path, error)),
             _ => {}
         }
+    }
+    remove_replays(&dir.replay_dir()).map_err(|(path, error)| cannot(&path, error))
+}
+
+/// Deletes the `*.tbr` and `*.part` files under `folder`, then `folder`
+/// and the folders below it if that left them empty.
+fn remove_replays(folder: &Path) -> Result<(), (PathBuf, std::io::Error)> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err((folder.to_path_buf(), error)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|error| (folder.to_path_buf(), error))?;
+        let path = entry.path();
+        let file_type = entry.file_type().map_err(|error| (path.clone(), error))?;
+        if file_type.is_dir() {
+            remove_replays(&path)?;
+        } else if path.extension().is_some_and(|extension| extension == "tbr" || extension == "part") {
+            std::fs::remove_file(&path).map_err(|error| (path.clone(), error))?;
+        }
+    }
+    if std::fs::read_dir(folder).is_ok_and(|mut entries| entries.next().is_none()) {
+        std::fs::remove_dir(folder).map_err(|error| (folder.to_path_buf(), error))?;
     }
     Ok(())
 }
@@ -554,7 +713,11 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir, shard: Shard)
         });
     }
     let removed = dir.remove_unfinished_replays().exit_code(Exit::Runtime)?;
-    let (results, recovered) = ResultsFile::open(&dir.results_path()).exit_code(Exit::Runtime)?;
+    let (results, recovered) = ResultsFile::open(&dir.results_path()).map_err(|error| {
+        // A damaged line is the file's fault, not the machine's.
+        let code = if matches!(error, SessionError::Corrupt { .. }) { Exit::BadInput } else { Exit::Runtime };
+        Failure { code, error: error.into() }
+    })?;
     let already: u64 = recovered.totals.values().map(|totals| totals.games).sum();
     let jobs = spec.jobs.unwrap_or_else(default_parallelism);
     println!(
@@ -615,57 +778,73 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir, shard: Shard)
 }
 
 fn print_table(report: &SessionReport) {
-    let width = report.entries.iter().map(|entry| entry.name.len()).max().unwrap_or(5).max(5);
-    println!(
-        "  {:width$}  {:6} {:14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>6} {:>10} {:>10} {:>10}",
-        "entry",
-        "game",
-        "planner",
-        "games",
-        "won",
-        "lost",
-        "stalled",
-        "aborted",
-        "faults",
-        "mean score",
-        "mean ticks",
-        "planner s"
-    );
-    let row = |name: &str, game: &str, planner: &str, totals: &Totals| {
-        println!(
-            "  {name:width$}  {game:6} {planner:14} {:>6} {:>6} {:>6} {:>7} {:>7} {:>6} {:>10.2} {:>10.1} {:>10.2}",
-            totals.games,
-            totals.won,
-            totals.lost,
-            totals.stalled,
-            totals.aborted,
-            totals.faults(),
-            totals.mean_score(),
-            totals.mean_ticks(),
-            totals.planner_us as f64 / 1e6
-        );
+    let right = |header: &str, gap: usize| Column::new(header, Align::Right, gap, 0);
+    // Short headers, so that the bundled session's table fits 100 columns
+    // (the game column goes where it would not); the line below says what
+    // the last three are.
+    let columns = vec![
+        Column::new("game", Align::Left, 2, 0).optional(),
+        Column::new("planner", Align::Left, 2, 0),
+        right("games", 1),
+        right("won", 1),
+        right("lost", 1),
+        right("stalled", 1),
+        right("aborted", 1),
+        right("faults", 1),
+        right("score", 2),
+        right("ticks", 1),
+        right("plan s", 1),
+    ];
+    let mut table = Table::new("entry", columns);
+    let mut row = |name: &str, game: &str, planner: &str, totals: &Totals| {
+        let cells = vec![
+            game.to_string(),
+            planner.to_string(),
+            totals.games.to_string(),
+            totals.won.to_string(),
+            totals.lost.to_string(),
+            totals.stalled.to_string(),
+            totals.aborted.to_string(),
+            totals.faults().to_string(),
+            format!("{:.2}", totals.mean_score()),
+            format!("{:.1}", totals.mean_ticks()),
+            format!("{:.2}", totals.planner_us as f64 / 1e6),
+        ];
+        table.row(name, cells);
     };
     for entry in &report.entries {
         row(&entry.name, entry.game, entry.planner, &entry.totals);
     }
     row("all", "", "", &report.overall);
+    let width = output_width();
+    for line in table.lines(width) {
+        println!("{line}");
+    }
+    println!("  score, ticks: means per game; plan s: seconds the planners took, all games together");
     let interrupted = if report.interrupted { "  (interrupted)" } else { "" };
     let all = &report.overall;
-    println!(
-        "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {} (panic {}, timeout {}, illegal \
-         {}); mean score {:.2}, best {}{interrupted}",
+    let counts = format!(
+        "  finished {} games: won {}, lost {}, stalled {}, aborted {}, failed {}",
         all.games,
         all.won,
         all.lost,
         all.stalled,
         all.aborted,
-        all.faults(),
+        all.faults()
+    );
+    let rest = format!(
+        "(panic {}, timeout {}, illegal {}); mean score {:.2}, best {}{interrupted}",
         all.panic,
         all.timeout,
         all.illegal,
         all.mean_score(),
         all.best_score
     );
+    if counts.chars().count() + rest.chars().count() < width {
+        println!("{counts} {rest}");
+    } else {
+        println!("{counts}\n    {rest}");
+    }
     if report.played_now == 0 && report.stopped_by.is_none() && !report.interrupted && !report.timed_out {
         println!("  this run: nothing left to play, the session is complete");
     } else {

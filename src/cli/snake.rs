@@ -38,7 +38,7 @@ pub(crate) struct BenchSnake {
     #[command(flatten)]
     pub snake: SnakeArgs,
     /// Number of episodes; episode i plays with a seed derived from (seed, i).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
     pub episodes: u64,
     /// Master seed.
     #[arg(long, default_value_t = 0)]

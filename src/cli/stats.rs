@@ -5,7 +5,6 @@
 //! `tickbot::analysis`, and prints its reports as tables or JSON, with a
 //! chart on request.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
@@ -18,10 +17,12 @@ use tickbot::analysis::{
     AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by,
     read_results,
 };
+use tickbot::input;
 use tickbot::progress::Progress;
-use tickbot::session::spec::DEFAULT_OUT;
-use tickbot::session::store::RESULTS_FILE;
+use tickbot::session::spec::{DEFAULT_OUT, MAX_MANIFEST_BYTES, SessionSpec};
+use tickbot::session::store::{MANIFEST_FILE, Manifest, RESULTS_FILE};
 
+use super::common::{Align, Column, Table, output_width, wrap};
 use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
 
 #[derive(Debug, Args)]
@@ -43,7 +44,8 @@ pub(crate) struct StatsArgs {
     /// and errors with their first occurrence.
     #[arg(long, value_name = "DIR|FILE", conflicts_with_all = ["compare", "plot"])]
     pub logs: Option<PathBuf>,
-    /// Also draw the win rates and planner times per group as an SVG chart.
+    /// Also draw the win rates and planner times per group as an SVG chart (the
+    /// name must end in .svg).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Print one JSON document instead of tables.
@@ -55,6 +57,15 @@ pub(crate) struct StatsArgs {
 }
 
 pub(crate) fn execute(args: StatsArgs) -> Result<Exit, Failure> {
+    if let Some(plot) = &args.plot {
+        if !plot.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("svg")) {
+            return Err(Failure::bad_input(anyhow!(
+                "--plot {}: the chart is an SVG document; name it NAME.svg (a browser shows it, and `convert` or \
+                 `rsvg-convert` turn it into a PNG)",
+                plot.display()
+            )));
+        }
+    }
     if let Some(logs) = &args.logs {
         return logs_report(logs, &args.paths, args.json);
     }
@@ -65,6 +76,7 @@ pub(crate) fn execute(args: StatsArgs) -> Result<Exit, Failure> {
     let paths = sessions_or_default(&args.paths);
     let files = results_files(&paths)?;
     let mut summary = Summary::new(by, args.top);
+    summary.order_entries(session_order(&files));
     let complete = read_all(&files, &mut summary)?;
     let mut report = summary.report();
     resolve_replays(&mut report.slowest, &paths);
@@ -95,7 +107,14 @@ fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
     paths
         .iter()
         .map(|path| {
-            if path.is_dir() {
+            let metadata = std::fs::metadata(path).map_err(|_| {
+                Failure::bad_input(anyhow!(
+                    "{}: no such file or directory (give a session directory or results file; without one, stats \
+                     reads `{DEFAULT_OUT}`, where `tickbot run` writes)",
+                    path.display()
+                ))
+            })?;
+            if metadata.is_dir() {
                 let file = path.join(RESULTS_FILE);
                 if !file.is_file() {
                     return Err(Failure::bad_input(anyhow!(
@@ -106,28 +125,54 @@ fn results_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
                     )));
                 }
                 Ok(file)
-            } else if path.is_file() {
+            } else if metadata.is_file() {
                 Ok(path.clone())
             } else {
                 Err(Failure::bad_input(anyhow!(
-                    "{}: no such file or directory (give a session directory or results file; without one, stats \
-                     reads `{DEFAULT_OUT}`, where `tickbot run` writes)",
-                    path.display()
+                    "{} is {}, not a results file or a session directory (stats reads files, never a FIFO or a \
+                     device, which could wait or run on forever)",
+                    path.display(),
+                    input::kind_of(&metadata)
                 )))
             }
         })
         .collect()
 }
 
-/// A file's lines, decompressed if its name ends in `.gz`.
+/// A file's lines, decompressed if its name ends in `.gz`; opened without
+/// waiting, and only if it is a regular file.
 fn open_lines(path: &Path) -> Result<Box<dyn BufRead>, Failure> {
-    let file = File::open(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+    let file = input::open(path).exit_code(Exit::BadInput)?;
     const BUFFER: usize = 1 << 18;
     Ok(if path.extension().is_some_and(|extension| extension == "gz") {
         Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(file)))
     } else {
         Box::new(BufReader::with_capacity(BUFFER, file))
     })
+}
+
+/// The entries of the sessions the results files belong to, in session
+/// order: each file's `manifest.json` beside it, where there is one.
+/// Groups are reported in this order (a results file is in the order
+/// games finished, which is not it).
+fn session_order(files: &[PathBuf]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for file in files {
+        let manifest = file.with_file_name(MANIFEST_FILE);
+        let Ok(text) = input::read(&manifest, MAX_MANIFEST_BYTES, "a session manifest") else { continue };
+        let Ok(manifest) = serde_json::from_slice::<Manifest>(&text) else { continue };
+        let Ok(mut spec) = serde_json::from_value::<SessionSpec>(manifest.config) else { continue };
+        if spec.complete("").is_err() {
+            continue;
+        }
+        for number in 0..spec.entries.len() {
+            let name = spec.entry_name(number);
+            if !names.iter().any(|known| known == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
 }
 
 /// Reads every file into `summary`; `false` if Ctrl-C stopped it.
@@ -193,43 +238,47 @@ fn four(values: Percentiles, show: impl Fn(u64) -> String) -> String {
 }
 
 fn print_groups(groups: &[&GroupReport], title: &str) {
-    let width = groups.iter().map(|group| group.name.chars().count()).max().unwrap_or(5).max(title.len());
-    println!(
-        "  {title:width$}  {:>7} {:>7} {:>6} {:>7} {:>7} {:>6}  {:>6} {:>15}  {:>10} {:>9}  {:>23}  {:>27}  {:>8}",
-        "games",
-        "won",
-        "lost",
-        "stalled",
-        "aborted",
-        "faults",
-        "win %",
-        "95% interval",
-        "mean score",
-        "± 95%",
-        "ticks p50/p90/p99/max",
-        "planner ms p50/p90/p99/max",
-        "games/s"
-    );
+    let right = |header: &str, gap: usize| Column::new(header, Align::Right, gap, 0);
+    let columns = vec![
+        right("games", 2),
+        right("won", 1),
+        right("lost", 1),
+        right("stalled", 1),
+        right("aborted", 1),
+        right("faults", 1),
+        right("win %", 2),
+        right("95% interval", 1),
+        right("mean score", 2),
+        right("± 95%", 1),
+        right("ticks p50/p90/p99/max", 2),
+        right("planner ms p50/p90/p99/max", 2),
+        right("games/s", 2),
+    ];
+    let mut table = Table::new(title, columns);
     for group in groups {
         let (low, high) = group.win_interval;
         let (score_low, score_high) = group.score_interval;
-        println!(
-            "  {:width$}  {:>7} {:>7} {:>6} {:>7} {:>7} {:>6}  {:>6.1} {:>15}  {:>10.2} {:>9.2}  {:>23}  {:>27}  {:>8.1}",
-            group.name,
-            group.games,
-            group.won,
-            group.lost,
-            group.stalled,
-            group.aborted,
-            group.faults,
-            100.0 * group.win_rate,
-            format!("{:.1}-{:.1}", 100.0 * low, 100.0 * high),
-            group.score_mean,
-            (score_high - score_low) / 2.0,
-            four(group.ticks, |value| value.to_string()),
-            four(group.planner_us, ms),
-            group.games_per_second
+        table.row(
+            group.name.clone(),
+            vec![
+                group.games.to_string(),
+                group.won.to_string(),
+                group.lost.to_string(),
+                group.stalled.to_string(),
+                group.aborted.to_string(),
+                group.faults.to_string(),
+                format!("{:.1}", 100.0 * group.win_rate),
+                format!("{:.1}-{:.1}", 100.0 * low, 100.0 * high),
+                format!("{:.2}", group.score_mean),
+                format!("{:.2}", (score_high - score_low) / 2.0),
+                four(group.ticks, |value| value.to_string()),
+                four(group.planner_us, ms),
+                format!("{:.1}", group.games_per_second),
+            ],
         );
+    }
+    for line in table.lines(output_width()) {
+        println!("{line}");
     }
 }
 
@@ -238,25 +287,32 @@ fn print_games(title: &str, games: &[GameRef]) {
         return;
     }
     println!("  {title}:");
+    let width = output_width();
     for game in games {
         let replay =
             game.replay.as_ref().map_or_else(|| "(no replay kept)".to_string(), |path| path.display().to_string());
-        println!(
-            "    {}  {} after {} ticks, {} ms ({} ms planning): {}  {}",
+        let line = format!(
+            "    {}  {} after {} ticks, {} ms ({} ms planning): {}",
             game.id,
             game.outcome,
             game.ticks,
             ms(game.elapsed_us),
             ms(game.planner_us),
-            game.reason,
-            replay
+            game.reason
         );
+        // The replay on a line of its own where both would not fit.
+        if line.chars().count() + 2 + replay.chars().count() <= width {
+            println!("{line}  {replay}");
+        } else {
+            println!("{}\n      {replay}", wrap(&line, width, 6));
+        }
     }
 }
 
 fn print_report(report: &Report, files: &[PathBuf]) {
     let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
-    println!("tickbot stats: {} games from {}", report.lines, names.join(", "));
+    let heading = format!("tickbot stats: {} games from {}", report.lines, names.join(", "));
+    println!("{}", wrap(&heading, output_width(), 2));
     let by: Vec<&str> = report.by.iter().map(|field| field.name()).collect();
     let mut rows: Vec<&GroupReport> = report.groups.iter().collect();
     if report.groups.len() != 1 || !by.is_empty() {
@@ -277,7 +333,8 @@ fn print_report(report: &Report, files: &[PathBuf]) {
     if report.torn_lines > 0 {
         println!("  {} last line(s) cut short and skipped (a session still running, or killed)", report.torn_lines);
     }
-    println!("  percentiles: {}; games/s per second of the games' own time", report.sketch);
+    println!("{}", wrap(&format!("  percentiles: {}", report.sketch), output_width(), 4));
+    println!("  games/s: per second of the games' own time");
 }
 
 /// `--compare A B`: two sessions, or two groups of the given results.
@@ -301,6 +358,7 @@ fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::Gr
         _ => {
             let files = results_files(&sessions_or_default(&args.paths))?;
             let mut summary = Summary::new(by.clone(), 0);
+            summary.order_entries(session_order(&files));
             let complete = read_all(&files, &mut summary)?;
             let report = summary.report();
             let find = |name: &str| {
@@ -416,28 +474,37 @@ fn logs_report(path: &Path, paths: &[PathBuf], json: bool) -> Result<Exit, Failu
 
 fn print_logs(report: &LogReport, files: &[PathBuf]) {
     let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
-    println!("tickbot stats --logs: {} lines from {} (oldest first)", report.lines, names.join(", "));
+    let heading = format!("tickbot stats --logs: {} lines from {} (oldest first)", report.lines, names.join(", "));
+    println!("{}", wrap(&heading, output_width(), 2));
     if report.skipped_lines > 0 {
         println!("  {} lines are not JSON and were skipped", report.skipped_lines);
     }
     if report.planners.is_empty() {
         println!("  no plan events: they are logged at debug level (`--log-level debug`)");
     } else {
-        let width = report.planners.iter().map(|plans| plans.planner.len()).max().unwrap_or(7).max(7);
-        println!(
-            "  {:width$}  {:>9}  {:>12}  {:>27}  {:>14}  {:>27}",
-            "planner", "plans", "planning s", "µs per plan p50/p90/p99/max", "nodes", "nodes p50/p90/p99/max"
-        );
+        let right = |header: &str| Column::new(header, Align::Right, 2, 0);
+        let columns = vec![
+            right("plans"),
+            right("planning s"),
+            right("µs per plan p50/p90/p99/max"),
+            right("nodes"),
+            right("nodes p50/p90/p99/max"),
+        ];
+        let mut table = Table::new("planner", columns);
         for plans in &report.planners {
-            println!(
-                "  {:width$}  {:>9}  {:>12.3}  {:>27}  {:>14}  {:>27}",
-                plans.planner,
-                plans.plans,
-                plans.elapsed_us_total as f64 / 1e6,
-                four(plans.elapsed_us, |value| value.to_string()),
-                plans.nodes_total,
-                four(plans.nodes, |value| value.to_string())
+            table.row(
+                plans.planner.clone(),
+                vec![
+                    plans.plans.to_string(),
+                    format!("{:.3}", plans.elapsed_us_total as f64 / 1e6),
+                    four(plans.elapsed_us, |value| value.to_string()),
+                    plans.nodes_total.to_string(),
+                    four(plans.nodes, |value| value.to_string()),
+                ],
             );
+        }
+        for line in table.lines(output_width()) {
+            println!("{line}");
         }
     }
     println!("  warnings {}, errors {}", report.warnings, report.errors);
@@ -452,5 +519,5 @@ fn print_logs(report: &LogReport, files: &[PathBuf]) {
             message.first.timestamp
         );
     }
-    println!("  percentiles: {}", report.sketch);
+    println!("{}", wrap(&format!("  percentiles: {}", report.sketch), output_width(), 4));
 }

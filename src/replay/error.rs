@@ -10,6 +10,10 @@ use crate::replay::format::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 pub enum ReplayError {
     #[error("cannot read: {0}")]
     Io(#[from] io::Error),
+    #[error("{kind}, not a replay file")]
+    NotAFile { kind: &'static str },
+    #[error("larger than {limit} bytes: not a replay")]
+    TooLarge { limit: u64 },
     #[error("not a tickbot replay (no magic number)")]
     NotAReplay,
     #[error(

@@ -12,8 +12,8 @@ pub mod verify;
 
 pub use format::{BLOCK_TICKS, FORMAT_VERSION, Footer, Frame, FrameHash, Header, PlannerInfo, Replay};
 pub use io::{
-    ReplayError, ReplayFile, ReplayWriter, decode, decode_partial, encode_to_vec, encode_v1_to_vec, format_version,
-    write_atomically,
+    MAX_REPLAY_BYTES, ReplayError, ReplayFile, ReplayWriter, decode, decode_partial, encode_to_vec, encode_v1_to_vec,
+    format_version, read_file, write_atomically,
 };
 pub use record::record;
 pub use verify::{Divergence, DivergenceKind, RenderError, Reproduced, render_at, render_each, verify};

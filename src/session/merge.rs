@@ -27,9 +27,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Deserialize;
 
 use crate::progress::Progress;
-use crate::session::spec::SessionSpec;
+use crate::session::spec::{MAX_MANIFEST_BYTES, SessionSpec};
 use crate::session::store::{MANIFEST_FILE, Manifest, REPLAY_DIR, RESULTS_FILE, SessionDir};
 use crate::session::{Schedule, Shard, game_id, replay_path};
+
+/// The longest results line read: one is a few hundred bytes, so a longer
+/// one is damage (or not a results file), never held in memory whole.
+const MAX_LINE_BYTES: u64 = 1 << 20;
 
 /// At most this many runs of missing ids are kept for the report; the
 /// count of missing games is always whole.
@@ -53,6 +57,8 @@ pub enum MergeError {
     MissingReplay { results: PathBuf, line: u64, id: String, replay: PathBuf },
     #[error("{path} is not empty: merge into a new or empty directory")]
     OutNotEmpty { path: PathBuf },
+    #[error("--out {path} is a file, not a directory: give a new or empty directory for the merged session")]
+    OutIsAFile { path: PathBuf },
     #[error("{path}: {cause}")]
     Io { path: PathBuf, cause: io::Error },
     #[error("interrupted: nothing was written to {out}")]
@@ -312,7 +318,22 @@ impl Merge {
             _ => PathBuf::from("."),
         };
         fs::create_dir_all(&parent).map_err(io_error(&parent))?;
-        let building = parent.join(format!(".{}.merging-{}", name.to_string_lossy(), std::process::id()));
+        let prefix = format!(".{}.merging-", name.to_string_lossy());
+        remove_stale_staging(&parent, &prefix);
+        let building = parent.join(format!("{prefix}{}", std::process::id()));
+        // The lock first, then the folder: a folder whose lock can be taken
+        // is one whose merge is gone (see `remove_stale_staging`).
+        let lock_path = staging_lock(&building);
+        let lock = File::create(&lock_path).map_err(io_error(&lock_path))?;
+        let _lock_guard = RemoveOnDrop(Some(lock_path.clone()));
+        match fs4::FileExt::try_lock(&lock) {
+            Ok(()) => {}
+            Err(fs4::TryLockError::WouldBlock) => {
+                let cause = io::Error::new(io::ErrorKind::WouldBlock, "locked by another merge");
+                return Err(MergeError::Io { path: lock_path, cause });
+            }
+            Err(fs4::TryLockError::Error(cause)) => return Err(MergeError::Io { path: lock_path, cause }),
+        }
         if building.exists() {
             // Named after this process: left by an earlier merge whose
             // process had the same id and was killed.
@@ -431,17 +452,63 @@ pub fn check_out(out: &Path) -> Result<(), MergeError> {
             Some(_) => Err(MergeError::OutNotEmpty { path: out.to_path_buf() }),
         },
         Err(cause) if cause.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(cause) if cause.kind() == io::ErrorKind::NotADirectory => {
+            Err(MergeError::OutIsAFile { path: out.to_path_buf() })
+        }
         Err(cause) => Err(MergeError::Io { path: out.to_path_buf(), cause }),
     }
 }
 
-/// Deletes a half-built output when the merge stops early.
+/// The lock file beside a staging folder: held by its merge while it runs.
+fn staging_lock(building: &Path) -> PathBuf {
+    let mut name = building.as_os_str().to_os_string();
+    name.push(".lock");
+    PathBuf::from(name)
+}
+
+/// Deletes the staging folders (`PREFIX` + a process id) under `parent`
+/// that a merge killed part way left behind (`kill -9`, a reboot): those
+/// whose lock file no process holds, or that have none. A process id alone
+/// cannot tell, since a merge may run on another machine sharing the
+/// folder, and ids are reused; the lock is released by the system when its
+/// holder dies, wherever it ran. Best effort: what cannot be deleted stays.
+fn remove_stale_staging(parent: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(parent) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|name| name.strip_prefix(prefix)) else { continue };
+        let rest = rest.strip_suffix(".lock").unwrap_or(rest);
+        if rest.is_empty() || !rest.bytes().all(|byte| byte.is_ascii_digit()) {
+            continue;
+        }
+        let building = parent.join(format!("{prefix}{rest}"));
+        let lock_path = staging_lock(&building);
+        let lock = match File::open(&lock_path) {
+            Ok(lock) => Some(lock),
+            Err(cause) if cause.kind() == io::ErrorKind::NotFound => None,
+            Err(_) => continue,
+        };
+        if let Some(lock) = &lock {
+            if fs4::FileExt::try_lock(lock).is_err() {
+                continue; // a merge running now
+            }
+        }
+        tracing::info!(folder = %building.display(), "removing the staging folder of a merge that was stopped");
+        let _ = fs::remove_dir_all(&building);
+        if lock.is_some() {
+            let _ = fs::remove_file(&lock_path);
+        }
+    }
+}
+
+/// Deletes a half-built output when the merge stops early (a folder, or
+/// the staging lock file).
 struct RemoveOnDrop(Option<PathBuf>);
 
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         if let Some(path) = self.0.take() {
-            let _ = fs::remove_dir_all(path);
+            let _ = if path.is_dir() { fs::remove_dir_all(path) } else { fs::remove_file(path) };
         }
     }
 }
@@ -479,12 +546,16 @@ fn with_replay(line: &[u8], replay: &Path) -> Option<Vec<u8>> {
 
 fn read_source(path: &Path) -> Result<Source, MergeError> {
     let manifest_path = path.join(MANIFEST_FILE);
-    let bytes = match fs::read(&manifest_path) {
+    let bytes = match crate::input::read(&manifest_path, MAX_MANIFEST_BYTES, "a session manifest") {
         Ok(bytes) => bytes,
-        Err(cause) if cause.kind() == io::ErrorKind::NotFound => {
+        // NotADirectory: the path is a file or a device.
+        Err(crate::input::InputError::Io { cause, .. })
+            if matches!(cause.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory) =>
+        {
             return Err(MergeError::NotASession { path: path.to_path_buf() });
         }
-        Err(cause) => return Err(MergeError::Io { path: manifest_path, cause }),
+        Err(crate::input::InputError::Io { cause, .. }) => return Err(MergeError::Io { path: manifest_path, cause }),
+        Err(error) => return Err(MergeError::Manifest { path: manifest_path, message: error.to_string() }),
     };
     if let Some(owner) = SessionDir::holder(path) {
         return Err(MergeError::InUse { path: path.to_path_buf(), owner });
@@ -566,22 +637,30 @@ fn index_results(
     lines: &mut Vec<LineRef>,
 ) -> Result<u64, MergeError> {
     let path = source.path.join(RESULTS_FILE);
-    let file = match File::open(&path) {
+    let file = match crate::input::open(&path) {
         Ok(file) => file,
         // A shard stopped before its first game: nothing recorded.
-        Err(cause) if cause.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(cause) => return Err(MergeError::Io { path, cause }),
+        Err(error) if error.is_not_found() => return Ok(0),
+        Err(crate::input::InputError::Io { cause, .. }) => return Err(MergeError::Io { path, cause }),
+        Err(error) => return Err(MergeError::Line { path, line: 0, message: error.to_string() }),
     };
     let mut reader = BufReader::new(file);
     let mut buffer = Vec::new();
     let (mut offset, mut line_number) = (0u64, 0u64);
     loop {
         buffer.clear();
-        let read = reader.read_until(b'\n', &mut buffer).map_err(io_error(&path))?;
+        let read = (&mut reader).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut buffer).map_err(io_error(&path))?;
         if read == 0 {
             return Ok(0);
         }
         line_number += 1;
+        if buffer.len() as u64 > MAX_LINE_BYTES {
+            return Err(MergeError::Line {
+                path,
+                line: line_number,
+                message: format!("longer than {MAX_LINE_BYTES} bytes: not a results line"),
+            });
+        }
         let parsed = serde_json::from_slice::<LineFields>(&buffer);
         let fields = match parsed {
             Ok(fields) if buffer.ends_with(b"\n") => fields,

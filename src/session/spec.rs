@@ -144,6 +144,15 @@ fn default_seed() -> u64 {
 /// Where a session writes when no `--out` or `out` is given.
 pub const DEFAULT_OUT: &str = "out";
 
+/// The largest session file `run --config` reads: a session of thousands
+/// of entries is far below it, and a wrong path (a disk image, a device)
+/// fails at once instead of filling memory.
+pub const MAX_SESSION_FILE_BYTES: u64 = 1 << 20;
+
+/// The largest `manifest.json` read back (`stats`, `merge`): a session
+/// file's settings and entries, as JSON.
+pub const MAX_MANIFEST_BYTES: u64 = 4 * MAX_SESSION_FILE_BYTES;
+
 fn default_out() -> PathBuf {
     PathBuf::from(DEFAULT_OUT)
 }

@@ -20,7 +20,7 @@ pub const RESULTS_FILE: &str = "results.jsonl";
 /// The manifest's name inside a session directory.
 pub const MANIFEST_FILE: &str = "manifest.json";
 /// The lock file's name inside a session directory.
-pub(crate) const LOCK_FILE: &str = "session.lock";
+pub const LOCK_FILE: &str = "session.lock";
 /// The replays' folder inside a session directory.
 pub const REPLAY_DIR: &str = "replays";
 
@@ -91,7 +91,7 @@ impl SessionDir {
     /// Whether a running session holds `path`, without taking the lock or
     /// writing anything: `Some` with the process its lock file names if
     /// one does, `None` if none does (or the directory has no lock file).
-    pub(crate) fn holder(path: &Path) -> Option<Option<u32>> {
+    pub fn holder(path: &Path) -> Option<Option<u32>> {
         let mut lock = File::open(path.join(LOCK_FILE)).ok()?;
         match fs4::FileExt::try_lock_shared(&lock) {
             Err(fs4::TryLockError::WouldBlock) => {

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Subcommand;
 
-use tickbot::replay::{self, Replay};
+use tickbot::input;
+use tickbot::replay::{self, Replay, ReplayError};
 use tickbot::view::ViewError;
 
 use super::support::{EXIT_CODES, Exit, ExitOnError, Failure, collect_files};
@@ -119,18 +120,66 @@ pub(crate) fn execute(command: ReplayCommand) -> Result<Exit, Failure> {
     }
 }
 
-/// The `.tbr` files under `paths`, and for each path that cannot be read,
-/// why: it is reported, and the others are handled all the same, since
-/// one bad argument should not hide the other results.
-fn replay_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<String>) {
-    let mut files = Vec::new();
+/// The `.tbr` files under `paths`, what was skipped, and for each path that
+/// cannot be read, why: it is reported, and the others are handled all the
+/// same, since one bad argument should not hide the other results.
+fn replay_files(paths: &[PathBuf]) -> ReplayFiles {
+    let mut found = Vec::new();
     let mut unreadable = Vec::new();
     for path in paths {
-        if let Err(error) = collect_files(path, "tbr", &mut files) {
+        if let Err(error) = collect_files(path, "tbr", &mut found) {
             unreadable.push(format!("{error:#}"));
         }
     }
-    (files, unreadable)
+    // A FIFO, a socket or a device is never opened: reading a FIFO waits
+    // for a writer that may never come. Looking at its type does not wait.
+    let mut files = Vec::new();
+    let mut skipped = Vec::new();
+    for path in found {
+        match std::fs::metadata(&path) {
+            Ok(metadata) if !metadata.is_file() => {
+                skipped.push(Skipped { path, why: format!("{}, not a replay file", input::kind_of(&metadata)) });
+            }
+            _ => files.push(path),
+        }
+    }
+    ReplayFiles { files, skipped, unreadable }
+}
+
+/// What [`replay_files`] found.
+struct ReplayFiles {
+    files: Vec<PathBuf>,
+    /// Files with a `.tbr` name that are not regular files, left unread.
+    skipped: Vec<Skipped>,
+    /// Paths given that could not be read, with why.
+    unreadable: Vec<String>,
+}
+
+/// A file left unread, and why.
+#[derive(Debug, serde::Serialize)]
+struct Skipped {
+    path: PathBuf,
+    why: String,
+}
+
+impl Skipped {
+    /// The line a command prints for it.
+    fn line(&self) -> String {
+        format!("skipped   {}: {}", self.path.display(), self.why)
+    }
+}
+
+/// The bytes of one replay file, bounded and never waiting on a FIFO:
+/// exit 2 for a path that cannot be read or is not a regular file, 3 for a
+/// file that is not a replay.
+fn read_bytes(path: &Path) -> Result<Vec<u8>, Failure> {
+    replay::read_file(path).map_err(|error| {
+        let code = match error {
+            ReplayError::Io(_) | ReplayError::NotAFile { .. } => Exit::BadInput,
+            _ => Exit::InvalidReplay,
+        };
+        Failure { code, error: anyhow::Error::from(error).context(path.display().to_string()) }
+    })
 }
 
 fn display_paths(paths: &[PathBuf]) -> String {
@@ -140,8 +189,7 @@ fn display_paths(paths: &[PathBuf]) -> String {
 /// Reads a replay to walk it (`export`, `render`): a file cut short is
 /// read up to its last whole block.
 fn read(path: &Path) -> Result<Replay, Failure> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+    let bytes = read_bytes(path)?;
     replay::decode_partial(&bytes).with_context(|| format!("{}", path.display())).exit_code(Exit::InvalidReplay)
 }
 

@@ -15,8 +15,7 @@ use tickbot::replay::{self, DivergenceKind, RenderError};
 use crate::cli::support::{Exit, ExitOnError, Failure};
 
 pub(super) fn show(path: &Path, tick: Option<u32>, all: bool) -> Result<Exit, Failure> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+    let bytes = super::read_bytes(path)?;
     let version = replay::format_version(&bytes)
         .and_then(|version| replay::decode_partial(&bytes).map(|replay| (version, replay)));
     let (version, replay) = version.with_context(|| format!("{}", path.display())).exit_code(Exit::InvalidReplay)?;

@@ -3,13 +3,13 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::anyhow;
 use serde::Serialize;
 
-use tickbot::replay;
+use tickbot::replay::{self, ReplayError};
 
 use super::display_paths;
-use crate::cli::support::{Exit, ExitOnError, Failure, collect_files, interrupted, print_json};
+use crate::cli::support::{Exit, Failure, interrupted, print_json};
 
 /// One line of `replay stats`: the replays of one game in one version.
 #[derive(Debug, Default, Serialize)]
@@ -23,18 +23,30 @@ struct SizeStats {
 }
 
 pub(super) fn stats(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
-    let mut files = Vec::new();
-    for path in paths {
-        collect_files(path, "tbr", &mut files).exit_code(Exit::BadInput)?;
+    let found = super::replay_files(paths);
+    if let Some(error) = found.unreadable.first() {
+        return Err(Failure::bad_input(anyhow!("{error}")));
     }
+    for skipped in &found.skipped {
+        eprintln!("{}", skipped.line());
+    }
+    let files = found.files;
     let mut groups = std::collections::BTreeMap::<(&'static str, u16), SizeStats>::new();
     let mut invalid = 0;
     for path in &files {
         if interrupted() {
             break;
         }
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display())).exit_code(Exit::BadInput)?;
+        let bytes = match replay::read_file(path) {
+            Ok(bytes) => bytes,
+            Err(ReplayError::Io(cause)) => {
+                return Err(Failure::bad_input(anyhow!("cannot read {}: {cause}", path.display())));
+            }
+            Err(_) => {
+                invalid += 1;
+                continue;
+            }
+        };
         let decoded = replay::format_version(&bytes).and_then(|version| Ok((version, replay::decode_partial(&bytes)?)));
         let Ok((version, decoded)) = decoded else {
             invalid += 1;

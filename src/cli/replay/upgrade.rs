@@ -22,7 +22,10 @@ struct NotUpgraded {
 }
 
 pub(super) fn upgrade(paths: &[PathBuf]) -> Result<Exit, Failure> {
-    let (files, unreadable) = replay_files(paths);
+    let super::ReplayFiles { files, skipped, unreadable } = replay_files(paths);
+    for skipped in &skipped {
+        println!("{}", skipped.line());
+    }
     let (mut rewritten, mut skipped, mut refused) = (0, 0, Vec::new());
     let (mut bytes_before, mut bytes_after) = (0, 0);
     for path in &files {
@@ -81,7 +84,7 @@ pub(super) fn upgrade(paths: &[PathBuf]) -> Result<Exit, Failure> {
 /// the same way.
 fn upgrade_file(path: &Path) -> Result<Upgraded, NotUpgraded> {
     let invalid = |reason: String| NotUpgraded { code: Exit::InvalidReplay, reason };
-    let bytes = std::fs::read(path).map_err(|error| invalid(format!("cannot read: {error}")))?;
+    let bytes = replay::read_file(path).map_err(|error| invalid(error.to_string()))?;
     let version = replay::format_version(&bytes).map_err(|error| invalid(error.to_string()))?;
     if version == replay::FORMAT_VERSION {
         return Ok(Upgraded::AlreadyCurrent);

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use tickbot::replay::{self, DivergenceKind, ReplayError};
+use tickbot::replay::{self, DivergenceKind};
 
-use super::{display_paths, replay_files};
+use super::{ReplayFiles, Skipped, display_paths, replay_files};
 use crate::cli::support::{Exit, Failure, print_json};
 
 /// One line of `replay verify --json`.
@@ -40,12 +40,20 @@ struct VerifyReport {
     ok: usize,
     diverged: usize,
     invalid: usize,
+    /// Files with a `.tbr` name that are not regular files (a FIFO, a
+    /// device), left unread.
+    skipped: Vec<Skipped>,
     /// Paths given that could not be read, with why.
     unreadable: Vec<String>,
 }
 
 pub(super) fn verify(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
-    let (files, unreadable) = replay_files(paths);
+    let ReplayFiles { files, skipped, unreadable } = replay_files(paths);
+    if !json {
+        for skipped in &skipped {
+            println!("{}", skipped.line());
+        }
+    }
     let mut reports = Vec::with_capacity(files.len());
     for path in files {
         let report = verify_file(&path);
@@ -60,13 +68,18 @@ pub(super) fn verify(paths: &[PathBuf], json: bool) -> Result<Exit, Failure> {
         diverged: count("diverged"),
         invalid: count("invalid"),
         files: reports,
+        skipped,
         unreadable: unreadable.clone(),
     };
     if json {
         print_json(&report)?;
     } else {
+        let skipped = match report.skipped.len() {
+            0 => String::new(),
+            count => format!(" ({count} skipped: not regular files)"),
+        };
         println!(
-            "{} replays: {} reproduced, {} diverged, {} invalid",
+            "{} replays: {} reproduced, {} diverged, {} invalid{skipped}",
             report.files.len(),
             report.ok,
             report.diverged,
@@ -103,7 +116,7 @@ fn verify_file(path: &Path) -> FileReport {
         actual_hash: None,
         detail: None,
     };
-    let replay = match std::fs::read(path).map_err(ReplayError::from).and_then(|bytes| replay::decode(&bytes)) {
+    let replay = match replay::read_file(path).and_then(|bytes| replay::decode(&bytes)) {
         Ok(replay) => replay,
         Err(error) => {
             report.detail = Some(error.to_string());

@@ -85,8 +85,10 @@ impl LocmGame {
     }
 
     pub(super) fn draw_board(&self) -> Picture {
-        let mut picture = Picture::new(COLUMNS, ROWS, 112, 60, Tile::plain(Colour::Paper));
-        (picture.label_lines, picture.label_chars) = (3, 12);
+        // Wide enough for NAME_CHARS characters and a gap between two
+        // tiles' names; tall enough for a name on two lines and two more.
+        let mut picture = Picture::new(COLUMNS, ROWS, 128, 68, Tile::plain(Colour::Paper));
+        (picture.label_lines, picture.label_chars) = (4, NAME_CHARS as u8);
         let table = &self.table;
         match &self.battle {
             None => {
@@ -185,9 +187,35 @@ fn player_snapshot(player: &Player) -> PlayerSnapshot {
     }
 }
 
-/// The first characters of a card's name that fit a tile.
-fn short_name(name: &str) -> String {
-    name.chars().take(12).collect()
+/// The widest line of a tile's label: every card name of the 1.2 list
+/// breaks at its spaces into two lines of at most this many characters.
+const NAME_CHARS: usize = 13;
+
+/// A card's name on two lines (the second empty if it fits on one), broken
+/// at spaces; a word longer than a line, or a third line, is cut and ends
+/// in `.` (no card of the 1.2 list needs that).
+fn name_lines(name: &str) -> String {
+    let mut lines: Vec<String> = vec![String::new()];
+    for word in name.split_whitespace() {
+        let line = lines.last_mut().expect("one line at least");
+        if line.is_empty() {
+            line.push_str(word);
+        } else if line.chars().count() + 1 + word.chars().count() <= NAME_CHARS {
+            line.push(' ');
+            line.push_str(word);
+        } else {
+            lines.push(word.to_string());
+        }
+    }
+    let cut = lines.len() > 2;
+    lines.truncate(2);
+    lines.resize(2, String::new());
+    for (number, line) in lines.iter_mut().enumerate() {
+        if line.chars().count() > NAME_CHARS || (cut && number == 1) {
+            *line = line.chars().take(NAME_CHARS - 1).collect::<String>() + ".";
+        }
+    }
+    lines.join("\n")
 }
 
 /// The keyword letters a card or creature has, without the dashes.
@@ -209,7 +237,7 @@ fn card_tile(table: &CardTable, card_id: u8, tag: &str) -> Tile {
     };
     let label = format!(
         "{}\n{}: {}/{}\n{} {tag}",
-        short_name(&card.name),
+        name_lines(&card.name),
         card.cost,
         card.attack,
         card.defense,
@@ -224,11 +252,33 @@ fn creature_tile(table: &CardTable, creature: &Creature) -> Tile {
     let ready = if creature.can_attack && !creature.has_attacked { " *" } else { "" };
     let label = format!(
         "{}\n{}/{}\n{} #{}{ready}",
-        short_name(&table.card(creature.card).name),
+        name_lines(&table.card(creature.card).name),
         creature.attack,
         creature.defense,
         keyword_letters(creature.keywords),
         creature.instance
     );
     Tile::plain(Colour::Sand).with_label(label.replace("\n ", "\n"), Colour::Ink)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_name_shows_whole_within_its_tile() {
+        use crate::map::Level;
+        let table = CardTable::parse(super::super::cards::BUNDLED_CARDLIST).expect("the bundled list parses");
+        for id in 1..=table.len() as u8 {
+            let name = &table.card(id).name;
+            let tile = card_tile(&table, id, "pick 0");
+            let lines: Vec<&str> = tile.label.split('\n').collect();
+            assert!(lines.len() <= 4, "{name}: {lines:?}");
+            assert!(lines.iter().all(|line| line.chars().count() <= NAME_CHARS), "{name}: {lines:?}");
+            assert_eq!(lines[..2].join(" ").trim(), name.as_str(), "the whole name, on two lines");
+        }
+        assert_eq!(name_lines("Flying Corpse Guzzler"), "Flying Corpse\nGuzzler");
+        assert_eq!(name_lines("Scuttler"), "Scuttler\n");
+        assert_eq!(name_lines("A Bb Cc Dd Ee Ff Gg Hh Ii Jj"), "A Bb Cc Dd Ee\nFf Gg Hh Ii.");
+    }
 }

@@ -72,6 +72,27 @@ impl PlannerArgs {
         Ok(())
     }
 
+    /// Checks that the chosen planner can play `level` at all, so that a
+    /// board too large for it is refused before any game starts rather than
+    /// aborting every game: `dfs` and `astar` pack a board into one number
+    /// and take at most [`small::MAX_SMALL_TILES`] tiles.
+    pub fn check_level(&self, level: &Config) -> Result<(), ChoiceError> {
+        let name = match self.planner {
+            PlannerName::Solve => return Ok(()),
+            PlannerName::Dfs => "dfs",
+            PlannerName::Astar => "astar",
+        };
+        let tiles = level.n_tiles();
+        if tiles > small::MAX_SMALL_TILES {
+            return Err(ChoiceError::new(format!(
+                "--planner {name} handles boards of at most {} tiles (8x8), not {tiles}: give a smaller --map, or \
+                 play this board with --planner solve",
+                small::MAX_SMALL_TILES
+            )));
+        }
+        Ok(())
+    }
+
     /// A fresh planner for one game on `level` (one planner plays one game).
     /// No planner needs to see the level before its first move.
     pub fn make(&self, _level: &Config) -> Box<dyn Planner<PipesGame>> {
