@@ -1,13 +1,15 @@
-//! `cycle`: a Snake planner that never loses on a board it can tile with
-//! 2×2 blocks, and that takes every shortcut to the food it can prove safe.
+//! `cycle`: a Snake planner that never loses on a board with a Hamiltonian
+//! cycle it can find, and that takes every shortcut to the food it can
+//! prove safe.
 //!
-//! **The cycle.** Cut the board into 2×2 blocks and let the snake drive round
-//! each block in one fixed turning sense (counterclockwise or clockwise). In
-//! every cell it then has two moves: on round its block, or across into the
-//! next block. Choose, for every pair of side-by-side blocks, whether the
-//! snake may cross between them: if the crossings form a spanning tree of
-//! the blocks, the moves form one Hamiltonian cycle (the walk round the
-//! tree), and a snake that follows it never dies.
+//! **The cycle.** Cut the board into blocks, each a small loop (2×2 blocks
+//! where they tile the board; see `cover.rs` for the other shapes), and let
+//! the snake drive round each loop in one fixed turning sense. In every
+//! cell it then has two moves: on round its block, or across into the next
+//! block. Choose, for every pair of side-by-side blocks, whether the snake
+//! may cross between them: if the crossings form a spanning tree of the
+//! blocks, the moves form one Hamiltonian cycle (the walk round the tree),
+//! and a snake that follows it never dies.
 //!
 //! **What we keep.** Not one tree but the set of trees the body allows. Each
 //! body cell but the head fixes one crossing: the move it made says whether
@@ -55,11 +57,21 @@
 //! agents' reachability heuristics by a proof and lets one check stand for
 //! every tree at once, and the pocket steering are ours.
 //!
-//! **Boards without such a tiling** (a side of odd length, walls not aligned
-//! to 2×2 blocks, or a start body that lies on no block cycle): `cycle` plays
-//! those games as the default `bfs-tail` does, which never stalls but may
-//! lose; see docs/games/snake.md. Odd × odd boards have no Hamiltonian
-//! cycle at all, so no planner can promise a win there.
+//! **Which boards.** `Cover::of` builds the blocks: 2×2 blocks where the
+//! free cells tile into them; on a rectangle with an odd side, 2×2, 3×2
+//! and 2×3 blocks (`grid.rs`); on any other board, a Hamiltonian cycle found
+//! by search (`search.rs`) cut into small loops (`split.rs`). An odd × odd
+//! rectangle has no Hamiltonian cycle (it has more cells of one chessboard
+//! colour than of the other); there one 3×3 block holds a *switch*, so the
+//! cycles run through every cell but one of two, and the snake picks which
+//! as it passes. Under `tail vacates` that still wins every game; under
+//! `tail blocks` a state is kept safe only while two cells are free, so
+//! the snake is sure of every cell but two and wins only when the last
+//! foods fall right. Where the search proves there is no cycle (a dead
+//! end: a head that enters it cannot turn back, so no planner can promise
+//! even one meal there) or gives up, and while a start body lies on no
+//! cycle of the blocks, `cycle` plays as the default `bfs-tail`, which
+//! never stalls but may lose; see docs/games/snake.md.
 //!
 //! It owns only its tables and scratch buffers, sized once per board:
 //! planning a tick allocates nothing.
