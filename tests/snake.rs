@@ -1,5 +1,6 @@
 //! Snake end to end: the `cycle` planner records the same bytes for the same
-//! seed and its replays verify; `--start random` and `--write-up` on the
+//! seed and its replays verify; it never loses on an odd-sided rectangle or
+//! on the walled two-rooms board; `--start random` and `--write-up` on the
 //! command line, and the flag combination that makes no sense.
 
 use predicates::prelude::*;
@@ -7,7 +8,7 @@ use tempfile::TempDir;
 
 use tickbot::game::OutcomeKind;
 use tickbot::game::snake::plan::cycle::Cycle;
-use tickbot::game::snake::{Config, SnakeGame, SnakeSetup, StartRule};
+use tickbot::game::snake::{Config, SnakeGame, SnakeSetup, StartRule, TailRule};
 use tickbot::replay;
 
 use crate::support::{assert_bad_input, chuyangliu, open_board, tickbot};
@@ -57,4 +58,33 @@ fn the_command_line_offers_random_starts_and_the_write_up() {
         "--write-up plays bfs-tail's 2013 program",
     );
     assert_bad_input(dir.path(), &["play", "snake", "--size", "8x8", "--start", "somewhere"], "or random");
+}
+
+/// Boards no 2×2 tiling fits: a 7×8 rectangle (3×2 and 2×3 blocks) and
+/// `two_rooms.txt` (a cycle found by search). Every game is won, under both
+/// tail rules and both start rules, and its replay verifies; the command
+/// line's bench agrees.
+#[test]
+fn cycle_never_loses_on_7x8_or_on_the_two_rooms_board() {
+    let two_rooms: SnakeSetup = tickbot::map::read(std::path::Path::new("maps/snake/two_rooms.txt")).unwrap();
+    for board in [SnakeSetup::open(7, 8), two_rooms] {
+        for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
+            for start in [board.start, StartRule::Random] {
+                let config = Config::try_from(SnakeSetup { tail_rule, start, ..board.clone() }).unwrap();
+                for seed in 0..4 {
+                    check_same_bytes_and_verifies(&config, seed);
+                }
+            }
+        }
+    }
+    let dir = TempDir::new().unwrap();
+    let map = std::fs::canonicalize("maps/snake/two_rooms.txt").unwrap();
+    for board in [["--size", "7x8"], ["--map", map.to_str().unwrap()]] {
+        tickbot(dir.path())
+            .args(["bench", "snake", "--episodes", "20", "--json"])
+            .args(board)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("\"won\":20").and(predicate::str::contains("\"lost\":0")));
+    }
 }

@@ -33,9 +33,11 @@ pub struct PlannerArgs {
 /// Snake's planners by the names `--planner` takes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum PlannerName {
-    /// Never loses on boards tiled by 2x2 blocks: a Hamiltonian cycle through the body,
-    /// rebuilt as it goes, with every shortcut to the food it can prove safe. Elsewhere
-    /// it plays as bfs-tail.
+    /// Never loses on any rectangle with an even side and on walled boards with a
+    /// Hamiltonian cycle it finds: a cycle through the body, rebuilt as it goes, with
+    /// every shortcut to the food it can prove safe. Odd x odd: wins every game under
+    /// tail vacates, sure of all cells but two under tail blocks. Boards with no cycle
+    /// (a dead end, or the search gives up): plays as bfs-tail
     #[default]
     Cycle,
     /// BFS to the food, accepted only if the tail stays reachable; else follow the tail.

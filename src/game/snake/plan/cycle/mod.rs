@@ -1,13 +1,15 @@
-//! `cycle`: a Snake planner that never loses on a board it can tile with
-//! 2×2 blocks, and that takes every shortcut to the food it can prove safe.
+//! `cycle`: a Snake planner that never loses on a board with a Hamiltonian
+//! cycle it can find, and that takes every shortcut to the food it can
+//! prove safe.
 //!
-//! **The cycle.** Cut the board into 2×2 blocks and let the snake drive round
-//! each block in one fixed turning sense (counterclockwise or clockwise). In
-//! every cell it then has two moves: on round its block, or across into the
-//! next block. Choose, for every pair of side-by-side blocks, whether the
-//! snake may cross between them: if the crossings form a spanning tree of
-//! the blocks, the moves form one Hamiltonian cycle (the walk round the
-//! tree), and a snake that follows it never dies.
+//! **The cycle.** Cut the board into blocks, each a small loop (2×2 blocks
+//! where they tile the board; see `cover.rs` for the other shapes), and let
+//! the snake drive round each loop in one fixed turning sense. In every
+//! cell it then has two moves: on round its block, or across into the next
+//! block. Choose, for every pair of side-by-side blocks, whether the snake
+//! may cross between them: if the crossings form a spanning tree of the
+//! blocks, the moves form one Hamiltonian cycle (the walk round the tree),
+//! and a snake that follows it never dies.
 //!
 //! **What we keep.** Not one tree but the set of trees the body allows. Each
 //! body cell but the head fixes one crossing: the move it made says whether
@@ -55,24 +57,37 @@
 //! agents' reachability heuristics by a proof and lets one check stand for
 //! every tree at once, and the pocket steering are ours.
 //!
-//! **Boards without such a tiling** (a side of odd length, walls not aligned
-//! to 2×2 blocks, or a start body that lies on no block cycle): `cycle` plays
-//! those games as the default `bfs-tail` does, which never stalls but may
-//! lose; see docs/games/snake.md. Odd × odd boards have no Hamiltonian
-//! cycle at all, so no planner can promise a win there.
+//! **Which boards.** `Cover::of` builds the blocks: 2×2 blocks where the
+//! free cells tile into them; on a rectangle with an odd side, 2×2, 3×2
+//! and 2×3 blocks (`grid.rs`); on any other board, a Hamiltonian cycle found
+//! by search (`search.rs`) cut into small loops (`split.rs`). An odd × odd
+//! rectangle has no Hamiltonian cycle (it has more cells of one chessboard
+//! colour than of the other); there one 3×3 block holds a *switch*, so the
+//! cycles run through every cell but one of two, and the snake picks which
+//! as it passes. Under `tail vacates` that still wins every game; under
+//! `tail blocks` a state is kept safe only while two cells are free, so
+//! the snake is sure of every cell but two and wins only when the last
+//! foods fall right. Where the search proves there is no cycle (a dead
+//! end: a head that enters it cannot turn back, so no planner can promise
+//! even one meal there) or gives up, and while a start body lies on no
+//! cycle of the blocks, `cycle` plays as the default `bfs-tail`, which
+//! never stalls but may lose; see docs/games/snake.md.
 //!
 //! It owns only its tables and scratch buffers, sized once per board:
 //! planning a tick allocates nothing.
 
+mod cover;
+mod grid;
+mod loops;
+mod search;
+mod split;
+
 use crate::game::Game;
 use crate::game::snake::plan::bfs_tail::BfsTail;
+use crate::game::snake::plan::cycle::cover::{CLOCKWISE, COUNTERCLOCKWISE, Cover, NO_EDGE, find, union};
+use crate::game::snake::plan::cycle::loops::{NONE, free_neighbours};
 use crate::game::snake::{Config, Dir, SnakeGame, TailRule};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
-
-/// No cell: off the board, or a move the turning sense does not allow.
-const NONE: u16 = u16::MAX;
-/// No crossing: the block's side is the board's edge or a wall block.
-const NO_EDGE: u32 = u32::MAX;
 
 /// The path searches tried in turn: (across first, tree rule).
 /// While no safe path turns up, all the path searches run every
@@ -80,149 +95,6 @@ const NO_EDGE: u32 = u32::MAX;
 /// cost of those ticks and, measured over 30×30 games, costs no moves.
 const FULL_SEARCH_EVERY: u32 = 2;
 const ATTEMPTS: [(bool, bool); 4] = [(false, false), (true, false), (false, true), (true, true)];
-
-/// The two turning senses a snake may drive round its blocks in.
-const COUNTERCLOCKWISE: usize = 0;
-const CLOCKWISE: usize = 1;
-
-/// The board cut into 2×2 blocks, and each cell's two moves under each
-/// turning sense.
-#[derive(Clone, Debug)]
-struct Tiling {
-    n_free_blocks: usize,
-    n_blocks: usize,
-    block_free: Vec<bool>,
-    /// The two blocks each crossing joins.
-    edges: Vec<(u32, u32)>,
-    /// `moves[sense][cell]`: round the block, then across (or [`NONE`]).
-    moves: [Vec<[u16; 2]>; 2],
-    /// `crossing[sense][cell]`: the crossing the cell's move across uses.
-    crossing: [Vec<u32>; 2],
-    /// Each cell's block ([`NO_EDGE`] for wall cells outside every block).
-    block_of: Vec<u32>,
-}
-
-impl Tiling {
-    /// The tiling of `config`'s board, if its free cells are exactly the
-    /// union of 2×2 blocks (for one of the four offsets) and those blocks
-    /// are joined side to side.
-    fn of(config: &Config) -> Option<Tiling> {
-        [(0, 0), (1, 0), (0, 1), (1, 1)].into_iter().find_map(|(dx, dy)| Tiling::at_offset(config, dx, dy))
-    }
-
-    fn at_offset(config: &Config, dx: u16, dy: u16) -> Option<Tiling> {
-        let (width, height) = (config.width(), config.height());
-        if width < dx + 2 || height < dy + 2 {
-            return None;
-        }
-        let (block_cols, block_rows) = ((width - dx) / 2, (height - dy) / 2);
-        let n_cells = config.n_cells();
-        let block_of = |cell: u16| -> Option<u32> {
-            let (col, row) = (cell % width, cell / width);
-            if col < dx || row < dy || col - dx >= 2 * block_cols || row - dy >= 2 * block_rows {
-                return None;
-            }
-            Some(u32::from((row - dy) / 2) * u32::from(block_cols) + u32::from((col - dx) / 2))
-        };
-        // Every free cell in a block, every block all free or all wall.
-        let n_blocks = usize::from(block_cols) * usize::from(block_rows);
-        let mut free_cells_in = vec![0u8; n_blocks];
-        for cell in 0..n_cells as u16 {
-            if config.is_wall(cell) {
-                continue;
-            }
-            free_cells_in[block_of(cell)? as usize] += 1;
-        }
-        if free_cells_in.iter().any(|&n| n != 0 && n != 4) {
-            return None;
-        }
-        let free = |block: u32| free_cells_in[block as usize] == 4;
-        let mut edges = Vec::new();
-        let mut right_edge = vec![NO_EDGE; n_blocks];
-        let mut down_edge = vec![NO_EDGE; n_blocks];
-        for block in 0..n_blocks as u32 {
-            let (col, row) = (block % u32::from(block_cols), block / u32::from(block_cols));
-            if col + 1 < u32::from(block_cols) && free(block) && free(block + 1) {
-                right_edge[block as usize] = edges.len() as u32;
-                edges.push((block, block + 1));
-            }
-            let below = block + u32::from(block_cols);
-            if row + 1 < u32::from(block_rows) && free(block) && free(below) {
-                down_edge[block as usize] = edges.len() as u32;
-                edges.push((block, below));
-            }
-        }
-        let n_free_blocks = free_cells_in.iter().filter(|&&n| n == 4).count();
-        if n_free_blocks == 0 || !joined(n_blocks, n_free_blocks, &edges) {
-            return None;
-        }
-        // Each cell's moves. Counterclockwise (rows grow downwards): top-left
-        // goes down or left, bottom-left right or down, bottom-right up or
-        // right, top-right left or up. Clockwise is the mirror image.
-        let mut moves = [vec![[NONE; 2]; n_cells], vec![[NONE; 2]; n_cells]];
-        let mut crossing = [vec![NO_EDGE; n_cells], vec![NO_EDGE; n_cells]];
-        for cell in 0..n_cells as u16 {
-            let Some(block) = block_of(cell) else { continue };
-            if !free(block) {
-                continue;
-            }
-            let (col, row) = (cell % width, cell / width);
-            let (right, bottom) = ((col - dx) % 2 == 1, (row - dy) % 2 == 1);
-            let block = block as usize;
-            let left_block = |b: usize| if b % usize::from(block_cols) > 0 { right_edge[b - 1] } else { NO_EDGE };
-            let up_block =
-                |b: usize| if b >= usize::from(block_cols) { down_edge[b - usize::from(block_cols)] } else { NO_EDGE };
-            let step = |dir: Dir| config.neighbour(cell, dir).unwrap_or(NONE);
-            let ccw = match (right, bottom) {
-                (false, false) => (Dir::Down, Dir::Left, left_block(block)),
-                (false, true) => (Dir::Right, Dir::Down, down_edge[block]),
-                (true, true) => (Dir::Up, Dir::Right, right_edge[block]),
-                (true, false) => (Dir::Left, Dir::Up, up_block(block)),
-            };
-            let cw = match (right, bottom) {
-                (false, false) => (Dir::Right, Dir::Up, up_block(block)),
-                (true, false) => (Dir::Down, Dir::Right, right_edge[block]),
-                (true, true) => (Dir::Left, Dir::Down, down_edge[block]),
-                (false, true) => (Dir::Up, Dir::Left, left_block(block)),
-            };
-            for (sense, (round, across, edge)) in [(COUNTERCLOCKWISE, ccw), (CLOCKWISE, cw)] {
-                let across_cell = if edge == NO_EDGE { NONE } else { step(across) };
-                moves[sense][usize::from(cell)] = [step(round), across_cell];
-
-                crossing[sense][usize::from(cell)] = edge;
-            }
-        }
-        let block_of = (0..n_cells as u16).map(|cell| block_of(cell).unwrap_or(NO_EDGE)).collect();
-        let block_free = free_cells_in.iter().map(|&n| n == 4).collect();
-        Some(Tiling { n_free_blocks, n_blocks, block_free, edges, moves, crossing, block_of })
-    }
-}
-
-/// Whether `edges` join all `n_free_blocks` blocks (of `n_blocks` indices).
-fn joined(n_blocks: usize, n_free_blocks: usize, edges: &[(u32, u32)]) -> bool {
-    let mut parent: Vec<u32> = (0..n_blocks as u32).collect();
-    let merges = edges.iter().filter(|&&(a, b)| union(&mut parent, a, b)).count();
-    merges + 1 == n_free_blocks
-}
-
-fn find(parent: &mut [u32], mut node: u32) -> u32 {
-    while parent[node as usize] != node {
-        let grand = parent[parent[node as usize] as usize];
-        parent[node as usize] = grand;
-        node = grand;
-    }
-    node
-}
-
-/// Joins the sets of `a` and `b`; `false` if they were one set already.
-fn union(parent: &mut [u32], a: u32, b: u32) -> bool {
-    let (root_a, root_b) = (find(parent, a), find(parent, b));
-    if root_a == root_b {
-        return false;
-    }
-    parent[root_a.max(root_b) as usize] = root_a.min(root_b);
-    true
-}
 
 /// What the planner is doing in the current game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -239,7 +111,7 @@ pub struct Cycle {
     width: u16,
     tail_rule: TailRule,
     n_free_cells: usize,
-    tiling: Option<Tiling>,
+    cover: Option<Cover>,
     mode: Mode,
     fallback: BfsTail,
     /// `free_at[cell]`: how many moves from now the head may enter the cell
@@ -287,14 +159,14 @@ impl Cycle {
     /// A planner sized for `config`'s board.
     pub fn new(config: &Config) -> Cycle {
         let n_cells = config.n_cells();
-        let tiling = Tiling::of(config);
-        let n_edges = tiling.as_ref().map_or(0, |tiling| tiling.edges.len());
-        let n_blocks = n_cells / 4 + 1;
+        let cover = Cover::of(config);
+        let n_edges = cover.as_ref().map_or(0, |cover| cover.edges.len());
+        let n_blocks = cover.as_ref().map_or(1, |cover| cover.n_blocks);
         Cycle {
             width: config.width(),
             tail_rule: config.tail_rule(),
             n_free_cells: config.n_free_cells() as usize,
-            tiling,
+            cover,
             mode: Mode::Fallback,
             fallback: BfsTail::new(config),
             free_at: vec![0; n_cells],
@@ -329,7 +201,7 @@ impl Cycle {
     /// as every straight start body and every length-1 start does).
     #[cfg(test)]
     pub(crate) fn board_has_block_cycle(config: &Config) -> bool {
-        Tiling::of(config).is_some()
+        Cover::of(config).is_some()
     }
 
     /// Whether the last game planned so far plays on a block cycle.
@@ -355,14 +227,17 @@ impl Cycle {
     /// in `self.tree`.
     fn consistent(&mut self, sense: usize, keep_tree: bool) -> bool {
         self.joined_too_few = false;
-        let Some(tiling) = &self.tiling else { return false };
+        let Some(cover) = &self.cover else { return false };
         self.fix_stamp = self.fix_stamp.wrapping_add(1);
         if self.fix_stamp == 0 {
             self.fixed.fill(0);
             self.fix_stamp = 1;
         }
+        if cover.cycle_len < self.n_free_cells && !fits_short_cycles(cover, &self.virtual_body, self.tail_rule) {
+            return false;
+        }
         self.opened.clear();
-        let (moves, crossing) = (&tiling.moves[sense], &tiling.crossing[sense]);
+        let (moves, crossing) = (&cover.moves[sense], &cover.crossing[sense]);
         for pair in self.virtual_body.windows(2) {
             let (next, cell) = (pair[0], pair[1]);
             let [round, across] = moves[usize::from(cell)];
@@ -402,7 +277,7 @@ impl Cycle {
         let mut looped = false;
         let mut merges = 0;
         for &edge in &self.opened {
-            let (a, b) = tiling.edges[edge as usize];
+            let (a, b) = cover.edges[edge as usize];
             if union(&mut self.parent, a, b) {
                 merges += 1;
                 if keep_tree {
@@ -412,7 +287,7 @@ impl Cycle {
                 looped = true;
             }
         }
-        for (edge, &(a, b)) in tiling.edges.iter().enumerate() {
+        for (edge, &(a, b)) in cover.edges.iter().enumerate() {
             if self.fixed[edge] == self.fix_stamp {
                 continue;
             }
@@ -423,7 +298,7 @@ impl Cycle {
                 }
             }
         }
-        self.joined_too_few = merges + 1 != tiling.n_free_blocks;
+        self.joined_too_few = merges + 1 != cover.n_free_blocks;
         !looped && !self.joined_too_few
     }
 
@@ -461,8 +336,8 @@ impl Cycle {
         tree_rule: bool,
         food: u16,
     ) -> bool {
-        let Some(tiling) = &self.tiling else { return false };
-        let moves = &tiling.moves[sense];
+        let Some(cover) = &self.cover else { return false };
+        let moves = &cover.moves[sense];
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.seen.fill(0);
@@ -488,16 +363,19 @@ impl Cycle {
                     continue;
                 }
                 if tree_rule && next == across {
-                    let block = tiling.block_of[usize::from(next)];
-                    let from = tiling.block_of[usize::from(cell)];
-                    if self.block_free_at[block as usize] > arrive && self.block_parent[from as usize] != block {
+                    let block = cover.block_of[usize::from(next)];
+                    let from = cover.block_of[usize::from(cell)];
+                    if block != from
+                        && self.block_free_at[block as usize] > arrive
+                        && self.block_parent[from as usize] != block
+                    {
                         continue;
                     }
                 }
                 self.seen[usize::from(next)] = self.stamp;
                 self.dist[usize::from(next)] = arrive;
                 self.came_from[usize::from(next)] = cell;
-                if next == food || (food == NONE && self.cut_off[tiling.block_of[usize::from(next)] as usize]) {
+                if next == food || (food == NONE && self.cut_off[cover.block_of[usize::from(next)] as usize]) {
                     let mut cell = next;
                     while cell != start {
                         self.path.push(cell);
@@ -524,20 +402,39 @@ impl Cycle {
         self.virtual_body.extend(self.path.iter().rev().take(len_after));
         let rest = len_after - self.virtual_body.len();
         self.virtual_body.extend(game.body().iter().take(rest));
+        if len_after + 1 == self.n_free_cells && self.tail_rule == TailRule::Blocks {
+            // The snake then fills every cycle: safe only if the one cell
+            // left is beside the food, where the head moves in and wins.
+            return self.last_cell_beside_head(game.config());
+        }
         self.consistent(sense, false)
     }
 
+    /// Whether the virtual head has a free neighbour that the virtual body
+    /// does not cover.
+    fn last_cell_beside_head(&self, config: &Config) -> bool {
+        let head = self.virtual_body[0];
+        free_neighbours(config, head).into_iter().any(|cell| cell != NONE && !self.virtual_body.contains(&cell))
+    }
+
     fn set_free_at(&mut self, game: &SnakeGame, clear: bool) {
-        let Some(tiling) = &self.tiling else { return };
+        let Some(cover) = &self.cover else { return };
         let len = game.len() as u32;
         let extra = match self.tail_rule {
             TailRule::Vacates => 0,
             TailRule::Blocks => 1,
         };
         for (index, &cell) in game.body().iter().enumerate() {
-            let at = if clear { 0 } else { len - index as u32 + extra };
+            // The neck is never the next cell, even when it is the tail.
+            let at = if clear {
+                0
+            } else if index == 1 {
+                (len - 1 + extra).max(2)
+            } else {
+                len - index as u32 + extra
+            };
             self.free_at[usize::from(cell)] = at;
-            let block = tiling.block_of[usize::from(cell)] as usize;
+            let block = cover.block_of[usize::from(cell)] as usize;
             if clear {
                 self.block_free_at[block] = 0;
                 self.block_parent[block] = NO_EDGE;
@@ -550,7 +447,7 @@ impl Cycle {
             // body first entered it from.
             let mut previous = NO_EDGE;
             for &cell in game.body().iter().rev() {
-                let block = tiling.block_of[usize::from(cell)];
+                let block = cover.block_of[usize::from(cell)];
                 if self.block_parent[block as usize] == NO_EDGE && block != previous {
                     self.block_parent[block as usize] = previous;
                 }
@@ -569,7 +466,7 @@ impl Cycle {
             self.plan_next = 0;
             self.following_tree = false;
         }
-        if self.mode == Mode::Fallback && self.tiling.is_some() {
+        if self.mode == Mode::Fallback && self.cover.is_some() {
             // A body that lies on no block cycle may come to lie on one once
             // its tail has moved on; a cheap test every tick until then.
             self.load(game, None);
@@ -587,12 +484,18 @@ impl Cycle {
         let head = game.head();
         let stats =
             |kind, nodes, plan_len: usize| PlanStats { kind, nodes, plan_len: plan_len as u32, ..PlanStats::default() };
-        let moves = self.tiling.as_ref().expect("block mode has a tiling").moves[sense][usize::from(head)];
+        let moves = self.cover.as_ref().expect("block mode has a cover").moves[sense][usize::from(head)];
 
         if self.following_tree {
-            let tiling = self.tiling.as_ref().expect("block mode has a tiling");
-            let edge = tiling.crossing[sense][usize::from(head)];
-            let next = if edge != NO_EDGE && self.tree[edge as usize] { moves[1] } else { moves[0] };
+            let cover = self.cover.as_ref().expect("block mode has a cover");
+            let edge = cover.crossing[sense][usize::from(head)];
+            let mut next = if edge != NO_EDGE && self.tree[edge as usize] { moves[1] } else { moves[0] };
+            if edge == NO_EDGE && moves[1] != NONE {
+                // The switch's entry: into the food if it is one of the
+                // switch's cells and that is safe, else whichever is.
+                let food_first = if game.food() == Some(moves[1]) { [moves[1], moves[0]] } else { moves };
+                next = food_first.into_iter().find(|&next| self.is_safe_move(game, sense, next)).unwrap_or(moves[0]);
+            }
             return (self.dir_to(head, next), stats("tree", 0, 1));
         }
 
@@ -637,27 +540,55 @@ impl Cycle {
             // reaches the food within a sweep.
             self.load(game, None);
             let ok = self.consistent(sense, true);
-            debug_assert!(ok, "an uncommitted state is always consistent");
-            self.following_tree = true;
-            return self.decide(game, sense);
+            debug_assert!(ok || self.short_cycles(), "an uncommitted state is always consistent");
+            if ok {
+                self.following_tree = true;
+                return self.decide(game, sense);
+            }
         }
         // The path's first move if it keeps the state consistent, else the
         // other move, which then does.
-        let food = game.food();
         let candidates = if preferred == moves[1] { [moves[1], moves[0]] } else { [moves[0], moves[1]] };
         for next in candidates {
-            if next == NONE || (game.is_occupied(next) && !self.enters_leaving_tail(game, next)) {
-                continue;
-            }
-            self.load(game, Some((next, food == Some(next))));
-            if self.consistent(sense, false) {
+            if self.is_safe_move(game, sense, next) {
                 let kind = if next == preferred { "toward" } else { "cycle" };
                 return (self.dir_to(head, next), stats(kind, self.nodes, 1));
             }
         }
-        debug_assert!(false, "a consistent state always has a consistent move");
-        let dir = Dir::ALL.into_iter().find(|&dir| game.is_legal(dir)).unwrap_or(game.heading());
+        // Only where the cycles miss a cell can a state have no safe move:
+        // under `tail blocks`, a snake one cell short of filling them must
+        // eat the food in front of it. Take any move into a free cell.
+        debug_assert!(self.short_cycles(), "a consistent state always has a consistent move");
+        let free = |next: u16| next != NONE && (!game.is_occupied(next) || self.enters_leaving_tail(game, next));
+        let next = candidates.into_iter().find(|&next| free(next));
+        let dir = match next {
+            Some(next) => self.dir_to(head, next),
+            None => Dir::ALL.into_iter().find(|&dir| game.is_legal(dir)).unwrap_or(game.heading()),
+        };
         (dir, stats("none", self.nodes, 1))
+    }
+
+    /// Whether moving into `next` is legal and leaves the state consistent
+    /// (or wins).
+    fn is_safe_move(&mut self, game: &SnakeGame, sense: usize, next: u16) -> bool {
+        if next == NONE || (game.is_occupied(next) && !self.enters_leaving_tail(game, next)) {
+            return false;
+        }
+        let eats = game.food() == Some(next);
+        if self.short_cycles() && eats && game.len() + 1 >= self.n_free_cells {
+            return true;
+        }
+        self.load(game, Some((next, eats)));
+        if self.short_cycles() && eats && game.len() + 2 == self.n_free_cells && self.tail_rule == TailRule::Blocks {
+            return self.last_cell_beside_head(game.config());
+        }
+        self.consistent(sense, false)
+    }
+
+    /// Whether the cover's cycles miss some free cell (a switch's hole, or
+    /// cells left out).
+    fn short_cycles(&self) -> bool {
+        self.cover.as_ref().is_some_and(|cover| cover.cycle_len < self.n_free_cells)
     }
 
     /// After a failed [`Cycle::consistent`] that joined too few blocks, marks
@@ -667,11 +598,14 @@ impl Cycle {
         if !self.joined_too_few {
             return false;
         }
-        let (Some(tiling), Some(food)) = (&self.tiling, game.food()) else { return false };
-        let food_root = find(&mut self.parent, tiling.block_of[usize::from(food)]);
+        let (Some(cover), Some(food)) = (&self.cover, game.food()) else { return false };
+        if !cover.covers(food) {
+            return false;
+        }
+        let food_root = find(&mut self.parent, cover.block_of[usize::from(food)]);
         let mut any = false;
         for block in 0..self.cut_off.len() {
-            let free_block = block < tiling.n_blocks && tiling.block_free[block];
+            let free_block = block < cover.n_blocks && cover.block_free[block];
             let cut = free_block && find(&mut self.parent, block as u32) != food_root;
             self.cut_off[block] = cut;
             any |= cut;
@@ -699,7 +633,8 @@ impl Cycle {
     /// Whether moving into `cell`, which the body covers, is allowed because
     /// it is the tail's cell and the tail leaves this tick.
     fn enters_leaving_tail(&self, game: &SnakeGame, cell: u16) -> bool {
-        self.tail_rule == TailRule::Vacates && cell == game.tail() && game.food() != Some(cell)
+        // At length two the tail is the neck, and reversing is illegal.
+        self.tail_rule == TailRule::Vacates && game.len() > 2 && cell == game.tail() && game.food() != Some(cell)
     }
 }
 
@@ -731,6 +666,22 @@ impl Planner<SnakeGame> for Cycle {
     }
 }
 
+/// The checks a body must pass, beyond lying on a cycle of the blocks, when
+/// the cover's cycles miss a cell: every cell covered, at most one of the
+/// switch's cells, and under `tail blocks` a free cell left on the cycle.
+fn fits_short_cycles(cover: &Cover, body: &[u16], tail_rule: TailRule) -> bool {
+    if body.iter().any(|&cell| !cover.covers(cell)) {
+        return false;
+    }
+    if tail_rule == TailRule::Blocks && body.len() >= cover.cycle_len {
+        return false;
+    }
+    match cover.switch {
+        Some([a, b]) => !(body.contains(&a) && body.contains(&b)),
+        None => true,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -739,19 +690,20 @@ mod tests {
     use crate::plan::play_to_end;
     use crate::rng::derive_seed;
 
-    fn play(config: &Config, seed: u64) -> (OutcomeKind, u32) {
+    /// One game: how it ended, after how many ticks, at what length.
+    fn play(config: &Config, seed: u64) -> (OutcomeKind, u32, usize) {
         let mut game = SnakeGame::new(config, seed);
         let mut planner = Cycle::new(config);
         let outcome = play_to_end(&mut game, &mut planner, &Budget::unlimited(), |_, _| {}).expect("legal moves");
         assert!(planner.on_block_cycle() || matches!(game.status(), Status::Over(_)));
-        (outcome.kind, game.tick())
+        (outcome.kind, game.tick(), game.len())
     }
 
     #[track_caller]
     fn check_always_wins(setup: SnakeSetup, n_games: u64) {
         let config = Config::try_from(setup).expect("valid board");
         for index in 0..n_games {
-            let (kind, ticks) = play(&config, derive_seed(0, index));
+            let (kind, ticks, _) = play(&config, derive_seed(0, index));
             assert_eq!(kind, OutcomeKind::Won, "{} game {index} after {ticks} ticks", config.describe_rules());
         }
     }
@@ -783,29 +735,76 @@ mod tests {
         check_always_wins(SnakeSetup { start: StartRule::Random, ..setup }, 30);
     }
 
-    /// The documented behaviour where no block cycle exists: an odd × odd
-    /// board has no Hamiltonian cycle at all, and `cycle` plays exactly as
-    /// the default `bfs-tail` there, move for move, which never stalls.
     #[test]
-    fn on_an_odd_board_it_plays_as_bfs_tail_and_never_stalls() {
-        for (width, height) in [(7, 7), (5, 9)] {
-            let config = Config::try_from(SnakeSetup::open(width, height)).unwrap();
-            assert!(!Cycle::board_has_block_cycle(&config));
-            for index in 0..20 {
-                let seed = derive_seed(0, index);
-                let play_with = |planner: &mut dyn Planner<SnakeGame>| {
-                    let mut game = SnakeGame::new(&config, seed);
-                    let mut moves = Vec::new();
-                    let outcome =
-                        play_to_end(&mut game, planner, &Budget::unlimited(), |dir, _| moves.push(dir)).unwrap();
-                    (outcome.kind, moves)
-                };
-                let mut cycle = Cycle::new(&config);
-                let (kind, moves) = play_with(&mut cycle);
-                assert!(!cycle.on_block_cycle());
-                assert_eq!((kind, moves), play_with(&mut BfsTail::new(&config)), "{width}x{height} game {index}");
-                assert_ne!(kind, OutcomeKind::Stalled, "{width}x{height} game {index}");
+    fn wins_every_game_on_rectangles_with_an_odd_side() {
+        for (width, height) in [(3, 4), (5, 6), (6, 7), (7, 8), (9, 4), (4, 3)] {
+            for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
+                let open = SnakeSetup { tail_rule, ..SnakeSetup::open(width, height) };
+                check_always_wins(open.clone(), 10);
+                check_always_wins(SnakeSetup { start: StartRule::Random, ..open }, 10);
             }
+        }
+    }
+
+    /// Two 6×7 rooms joined by one-cell doors (`maps/snake/two_rooms.txt`):
+    /// no 2×2 tiling fits, so the cycle comes from the search.
+    #[test]
+    fn wins_every_game_on_a_walled_board_whose_cycle_is_searched_for() {
+        let rooms = "start 2 1 right 3\n......X......\n......X......\n.............\n......X......\n\
+            ......X......\n.............\n......X......";
+        let setup = <SnakeSetup as crate::map::Level>::parse(rooms).unwrap();
+        for tail_rule in [TailRule::Vacates, TailRule::Blocks] {
+            check_always_wins(SnakeSetup { tail_rule, ..setup.clone() }, 10);
+            check_always_wins(SnakeSetup { tail_rule, start: StartRule::Random, ..setup.clone() }, 10);
+        }
+    }
+
+    /// An odd × odd board has no Hamiltonian cycle. The switch gives cycles
+    /// through all cells but one, either of two: under `tail vacates` the
+    /// snake still wins every game; under `tail blocks` it is guaranteed all
+    /// cells but two, and loses only with one cell left.
+    #[test]
+    fn on_odd_by_odd_boards_it_wins_under_vacates_and_fills_all_but_two_under_blocks() {
+        for (width, height) in [(3, 3), (5, 5), (7, 5)] {
+            let open = SnakeSetup::open(width, height);
+            check_always_wins(open.clone(), 20);
+            check_always_wins(SnakeSetup { start: StartRule::Random, ..open.clone() }, 20);
+            let n_cells = usize::from(width * height);
+            for start in [StartRule::Default, StartRule::Random] {
+                let config =
+                    Config::try_from(SnakeSetup { start, tail_rule: TailRule::Blocks, ..open.clone() }).unwrap();
+                for index in 0..20 {
+                    let (kind, ticks, len) = play(&config, derive_seed(0, index));
+                    let at_least = if kind == OutcomeKind::Lost { n_cells - 1 } else { n_cells - 2 };
+                    assert!(
+                        len >= at_least,
+                        "{width}x{height} game {index}: {kind:?} at length {len} after {ticks} ticks"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Where no cycle exists and no switch helps (a dead end: the head
+    /// cannot turn back out of it), `cycle` plays exactly as the default
+    /// `bfs-tail`, move for move.
+    #[test]
+    fn on_a_board_with_a_dead_end_it_plays_as_bfs_tail() {
+        let setup = <SnakeSetup as crate::map::Level>::parse("......\n......\n......\n......\n.XXXXX").unwrap();
+        let config = Config::try_from(setup).unwrap();
+        assert!(!Cycle::board_has_block_cycle(&config));
+        for index in 0..20 {
+            let seed = derive_seed(0, index);
+            let play_with = |planner: &mut dyn Planner<SnakeGame>| {
+                let mut game = SnakeGame::new(&config, seed);
+                let mut moves = Vec::new();
+                let outcome = play_to_end(&mut game, planner, &Budget::unlimited(), |dir, _| moves.push(dir)).unwrap();
+                (outcome.kind, moves)
+            };
+            let mut cycle = Cycle::new(&config);
+            let (kind, moves) = play_with(&mut cycle);
+            assert!(!cycle.on_block_cycle());
+            assert_eq!((kind, moves), play_with(&mut BfsTail::new(&config)), "game {index}");
         }
     }
 
