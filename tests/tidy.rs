@@ -634,6 +634,8 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["plan::**"],
     // The rules.
     &["game::**"],
+    // The sequential tests (SPRT) that stop a comparison when it is decided.
+    &["sprt::**"],
     // Foundations.
     &["map", "rng", "progress", "stats"],
 ];
