@@ -13,6 +13,7 @@ mod session;
 mod shard;
 mod slide;
 mod snake;
+mod sprt;
 mod support;
 mod tidy;
 mod view;

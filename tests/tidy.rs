@@ -603,7 +603,7 @@ const BINARY_LAYERS: &[&[&str]] = &[
     // What the commands share, re-exported from the files below.
     &["cli::support"],
     &["cli::support::session"],
-    &["cli::support::interrupt", "cli::support::progress", "cli::support::output"],
+    &["cli::support::interrupt", "cli::support::progress", "cli::support::output", "cli::support::sprt"],
     &["cli::support::exit", "cli::common"],
 ];
 

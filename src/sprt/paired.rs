@@ -23,6 +23,10 @@ pub enum Measure {
     /// length): fewer is better. A won game beats one not won; two games not
     /// won draw and have no difference to average.
     Ticks,
+    /// Whether the game was won (LOCM, where "won" is seat 0's win): a won
+    /// game beats one not won. The difference (1, 0 or -1) averages to the
+    /// difference of the win rates on the same seeds.
+    Won,
 }
 
 impl FromStr for Measure {
@@ -32,7 +36,8 @@ impl FromStr for Measure {
         match text.trim() {
             "score" => Ok(Measure::Score),
             "ticks" => Ok(Measure::Ticks),
-            other => Err(format!("{other:?} is not a measure: use score or ticks")),
+            "won" => Ok(Measure::Won),
+            other => Err(format!("{other:?} is not a measure: use score, ticks or won")),
         }
     }
 }
@@ -42,6 +47,7 @@ impl Measure {
         match self {
             Measure::Score => "score",
             Measure::Ticks => "ticks",
+            Measure::Won => "won",
         }
     }
 }
@@ -65,6 +71,9 @@ pub fn compare(measure: Measure, a: &PairedGame, b: &PairedGame) -> (Points, Opt
             (false, true) => (Points::Loss, None),
             (false, false) => (Points::Draw, None),
         },
+        Measure::Won => {
+            (Points::of_ordering(a.won.cmp(&b.won)), Some(f64::from(u8::from(a.won)) - f64::from(u8::from(b.won))))
+        }
     }
 }
 
@@ -154,7 +163,10 @@ mod tests {
         assert_eq!(compare(Measure::Score, &won_slow, &lost), (Points::Win, Some(16.0)));
         assert_eq!(compare(Measure::Score, &won_fast, &won_slow), (Points::Draw, Some(0.0)));
         assert_eq!("ticks".parse(), Ok(Measure::Ticks));
-        assert!("length".parse::<Measure>().unwrap_err().contains("use score or ticks"));
+        assert_eq!(compare(Measure::Won, &won_slow, &lost), (Points::Win, Some(1.0)));
+        assert_eq!(compare(Measure::Won, &won_slow, &won_fast), (Points::Draw, Some(0.0)));
+        assert_eq!(compare(Measure::Won, &lost, &won_fast), (Points::Loss, Some(-1.0)));
+        assert!("length".parse::<Measure>().unwrap_err().contains("use score, ticks or won"));
     }
 
     #[test]
