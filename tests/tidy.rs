@@ -594,6 +594,7 @@ const BINARY_LAYERS: &[&[&str]] = &[
         "cli::stats",
         "cli::merge",
         "cli::evolve",
+        "cli::sprt",
         "cli::snake",
         "cli::flag",
         "cli::slide",
