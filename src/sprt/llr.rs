@@ -110,8 +110,8 @@ impl Empirical {
     /// the root of the secular equation.
     fn fit_mean(&self, s: f64) -> Option<[f64; MAX_CLASSES]> {
         let mut shift = [0.0; MAX_CLASSES];
-        for i in 0..self.len {
-            shift[i] = self.score[i] - s;
+        for (shift, score) in shift.iter_mut().zip(&self.score[..self.len]) {
+            *shift = score - s;
         }
         self.tilted(&shift)
     }
@@ -132,9 +132,9 @@ impl Empirical {
             let (mean, variance) = mean_and_variance(&fit[..len], &self.score[..len]);
             let sigma = variance.sqrt();
             let mut shift = [0.0; MAX_CLASSES];
-            for i in 0..len {
-                let spread = (mean - self.score[i]) / sigma;
-                shift[i] = self.score[i] - 0.5 - t * sigma * (1.0 + spread * spread) / 2.0;
+            for (shift, score) in shift.iter_mut().zip(&self.score[..len]) {
+                let spread = (mean - score) / sigma;
+                *shift = score - 0.5 - t * sigma * (1.0 + spread * spread) / 2.0;
             }
             let next = self.tilted(&shift)?;
             let change = (0..len).map(|i| (next[i] - fit[i]).abs()).fold(0.0, f64::max);

@@ -14,7 +14,7 @@ use tickbot::progress::Progress;
 /// ten times a second until the returned guard is dropped. Nothing is drawn
 /// when stderr is not a terminal; log lines go above the bar.
 pub(crate) fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
-    progress_bar_with(message, progress, || String::new())
+    progress_bar_with(message, progress, String::new)
 }
 
 /// A [`progress_bar`] whose message is `message` followed by what `status`
