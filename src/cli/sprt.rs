@@ -4,9 +4,10 @@
 //! needs.
 
 use clap::Args;
+use serde::Serialize;
 
 use tickbot::progress::Progress;
-use tickbot::sprt::{SimulatedHypothesis, Simulation, SimulationSettings, SprtSpec, Unit, simulate};
+use tickbot::sprt::{SimulatedHypothesis, Simulation, SimulationSettings, SprtSpec, Unit, simulate, simulate_at};
 
 use super::support::{Exit, Failure, finished, interrupt_flag, print_json, progress_bar};
 
@@ -32,9 +33,21 @@ pub(crate) struct BenchSprt {
     /// Master seed: run r at H0 draws from a stream seeded from (seed, 2r), at H1 (seed, 2r + 1).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Also simulate at these planted strengths (in the hypotheses' unit: Elo,
+    /// normalized Elo or p), e.g. between H0 and H1, where a test takes longest.
+    #[arg(long = "at", value_name = "VALUE", value_delimiter = ',', allow_negative_numbers = true)]
+    pub planted: Vec<f64>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `bench sprt --json`: the simulation at H0 and H1, and at each planted strength.
+#[derive(Debug, Serialize)]
+struct BenchSprtReport {
+    #[serde(flatten)]
+    simulation: Simulation,
+    planted: Vec<SimulatedHypothesis>,
 }
 
 pub(crate) fn bench(args: BenchSprt) -> Result<Exit, Failure> {
@@ -46,22 +59,33 @@ pub(crate) fn bench(args: BenchSprt) -> Result<Exit, Failure> {
         unit: if args.pairs { Unit::Pairs } else { Unit::Games },
     };
     let progress = Progress::default();
-    let simulation = {
+    let (mut simulation, planted) = {
         let _bar = progress_bar("tests", &progress);
-        simulate(&args.sprt, &settings, &progress, &interrupt_flag()).map_err(Failure::bad_input)?
+        let cancel = interrupt_flag();
+        let simulation = simulate(&args.sprt, &settings, &progress, &cancel).map_err(Failure::bad_input)?;
+        let mut planted = Vec::new();
+        for (k, &value) in args.planted.iter().enumerate() {
+            match simulate_at(&args.sprt, &settings, value, k as u64, &progress, &cancel).map_err(Failure::bad_input)? {
+                Some(at) => planted.push(at),
+                None => break,
+            }
+        }
+        (simulation, planted)
     };
+    simulation.interrupted |= planted.len() < args.planted.len();
+    let interrupted = simulation.interrupted;
     if args.json {
-        print_json(&simulation)?;
+        print_json(&BenchSprtReport { simulation, planted })?;
     } else {
-        print_simulation(&simulation);
+        print_simulation(&simulation, &planted);
     }
-    if simulation.interrupted {
+    if interrupted {
         eprintln!("interrupted: the figures cover the tests finished");
     }
     Ok(finished())
 }
 
-fn print_simulation(simulation: &Simulation) {
+fn print_simulation(simulation: &Simulation, planted: &[SimulatedHypothesis]) {
     let settings = &simulation.settings;
     let unit = if settings.unit == Unit::Pairs { "pairs of games" } else { "games" };
     println!(
@@ -77,6 +101,12 @@ fn print_simulation(simulation: &Simulation) {
     );
     for (name, at) in [("H0", &simulation.at_h0), ("H1", &simulation.at_h1)] {
         print_row(name, at);
+    }
+    for at in planted {
+        print_row("planted", at);
+    }
+    if !planted.is_empty() {
+        println!("  (at a planted strength, the error column is the share of tests that accepted H1)");
     }
     if let Some(fixed) = simulation.fixed_size_games {
         let mean = (simulation.at_h0.mean_games + simulation.at_h1.mean_games) / 2.0;

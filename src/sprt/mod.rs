@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use serde::Serialize;
 
 pub use estimate::EloEstimate;
-pub use simulate::{SimulatedHypothesis, Simulation, SimulationError, SimulationSettings, simulate};
+pub use simulate::{SimulatedHypothesis, Simulation, SimulationError, SimulationSettings, simulate, simulate_at};
 pub use spec::{Bounds, Hypotheses, SpecError, SprtSpec};
 
 use llr::{NELO_PER_T, Statistic, gsprt_llr, logistic_score, wald_llr};

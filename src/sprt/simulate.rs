@@ -96,22 +96,12 @@ pub fn simulate(
     let (h0, h1) = spec.hypotheses.values();
     let chances0 = game_chances(spec.hypotheses, h0, settings.draw_rate)?;
     let chances1 = game_chances(spec.hypotheses, h1, settings.draw_rate)?;
-    progress.set_total(2 * settings.runs);
+    progress.set_total(progress.total() + 2 * settings.runs);
     let mut interrupted = false;
     let mut at = |value: f64, chances: [f64; 3], parity: u64, designed_error: f64| {
-        let mut games = Vec::new();
-        let mut verdicts = [0u64; 3];
-        for run in 0..settings.runs {
-            if cancel.load(Ordering::Relaxed) {
-                interrupted = true;
-                break;
-            }
-            let mut rng = GameRng::from_seed(derive_seed(settings.seed, 2 * run + parity));
-            let (verdict, played) = one_test(spec, settings, chances, &mut rng);
-            verdicts[verdict as usize] += 1;
-            games.push(played as f64);
-            progress.advance(1);
-        }
+        let seed_of = |run: u64| derive_seed(settings.seed, 2 * run + parity);
+        let (verdicts, games, stopped) = run_tests(spec, settings, chances, seed_of, progress, cancel);
+        interrupted |= stopped;
         summarise(value, chances, verdicts, &games, parity, designed_error)
     };
     let at_h0 = at(h0, chances0, 0, spec.alpha);
@@ -127,6 +117,52 @@ pub fn simulate(
         fixed_size_games: estimate::fixed_size_games(spec, variance, per_observation),
         interrupted,
     })
+}
+
+/// Runs `settings.runs` tests of `spec` on outcomes drawn at `value` (a
+/// planted strength anywhere, not only a hypothesis), run `r` from the
+/// stream of seed `derive(derive(seed, 2^64 - 1 - k), r)` for the `k`-th
+/// planted value. Its `error_rate` is the share that accepted H1 and its
+/// `designed_error` is not a design (NaN). Returns `None` if interrupted.
+pub fn simulate_at(
+    spec: &SprtSpec,
+    settings: &SimulationSettings,
+    value: f64,
+    k: u64,
+    progress: &Progress,
+    cancel: &AtomicBool,
+) -> Result<Option<SimulatedHypothesis>, SimulationError> {
+    let chances = game_chances(spec.hypotheses, value, settings.draw_rate)?;
+    progress.set_total(progress.total() + settings.runs);
+    let stream = derive_seed(settings.seed, u64::MAX - k);
+    let (verdicts, games, stopped) =
+        run_tests(spec, settings, chances, |run| derive_seed(stream, run), progress, cancel);
+    Ok((!stopped).then(|| summarise(value, chances, verdicts, &games, 0, f64::NAN)))
+}
+
+/// Verdict counts (H0, H1, undecided) and games of `settings.runs` tests on
+/// `chances`, run `r` seeded by `seed_of(r)`; whether `cancel` stopped it.
+fn run_tests(
+    spec: &SprtSpec,
+    settings: &SimulationSettings,
+    chances: [f64; 3],
+    seed_of: impl Fn(u64) -> u64,
+    progress: &Progress,
+    cancel: &AtomicBool,
+) -> ([u64; 3], Vec<f64>, bool) {
+    let mut games = Vec::new();
+    let mut verdicts = [0u64; 3];
+    for run in 0..settings.runs {
+        if cancel.load(Ordering::Relaxed) {
+            return (verdicts, games, true);
+        }
+        let mut rng = GameRng::from_seed(seed_of(run));
+        let (verdict, played) = one_test(spec, settings, chances, &mut rng);
+        verdicts[verdict as usize] += 1;
+        games.push(played as f64);
+        progress.advance(1);
+    }
+    (verdicts, games, false)
 }
 
 /// One test until it decides or reaches `max_games`: its verdict and games.
@@ -266,6 +302,20 @@ mod tests {
         check_within_bounds(&run("elo0=0,elo1=60", Unit::Games, 1000, 0.3));
         check_within_bounds(&run("elo0=0,elo1=60", Unit::Pairs, 1000, 0.0));
         check_within_bounds(&run("nelo0=0,nelo1=60", Unit::Pairs, 1000, 0.2));
+    }
+
+    #[test]
+    fn a_planted_strength_beyond_h1_accepts_h1_more_often_and_sooner() {
+        let spec: SprtSpec = "elo0=0,elo1=40".parse().unwrap();
+        let settings = SimulationSettings { runs: 300, max_games: 100_000, seed: 5, draw_rate: 0.2, unit: Unit::Games };
+        let (progress, cancel) = (Progress::default(), AtomicBool::new(false));
+        let at = |value: f64, k: u64| simulate_at(&spec, &settings, value, k, &progress, &cancel).unwrap().unwrap();
+        let (at_h1, beyond) = (at(40.0, 0), at(80.0, 1));
+        assert!(beyond.error_rate > at_h1.error_rate && beyond.mean_games < at_h1.mean_games, "{beyond:?} {at_h1:?}");
+        assert_eq!(beyond.accepted_h0 + beyond.accepted_h1 + beyond.undecided, 300);
+        // The same planted value with the same k is the same simulation.
+        let again = at(80.0, 1);
+        assert_eq!((again.accepted_h1, again.mean_games), (beyond.accepted_h1, beyond.mean_games));
     }
 
     #[test]
