@@ -52,6 +52,16 @@ fn a_bad_spec_exits_2_naming_what_is_wrong() {
     assert_bad_input(dir.path(), &[&base[..], &["elo0=0,elo1=5,alpha=2"]].concat(), "together below 1");
     assert_bad_input(dir.path(), &["stats", "--sprt", "p0=0.5"], "p0 and p1 go together");
     assert_bad_input(dir.path(), &["stats", "--compare", "a", "b", "--measure", "length"], "use score, ticks or won");
+    assert_bad_input(
+        dir.path(),
+        &["bench", "sprt", "--sprt", "p0=0.5,p1=0.6", "--at", "1.5"],
+        "not strictly between 0 and 1",
+    );
+    assert_bad_input(
+        dir.path(),
+        &["bench", "sprt", "--sprt", "elo0=0,elo1=900", "--draw-rate", "0.5"],
+        "draws count half, so at most 0.7500",
+    );
 }
 
 /// One results line of a Snake session.

@@ -41,6 +41,8 @@ pub enum SimulationError {
     DrawRateRange(f64),
     #[error("no outcome distribution with {draw_rate} draws has normalized Elo {nelo}")]
     NormalizedElo { nelo: f64, draw_rate: f64 },
+    #[error("a win probability of {0} is not strictly between 0 and 1")]
+    WinRate(f64),
 }
 
 /// Tests simulated at one hypothesis.
@@ -243,6 +245,7 @@ fn game_chances(hypotheses: Hypotheses, value: f64, draw_rate: f64) -> Result<[f
         Ok([1.0 - score - draw_rate / 2.0, draw_rate, score - draw_rate / 2.0])
     };
     match hypotheses {
+        Hypotheses::WinRate { .. } if !(value > 0.0 && value < 1.0) => Err(SimulationError::WinRate(value)),
         Hypotheses::WinRate { .. } => Ok([(1.0 - value) * (1.0 - draw_rate), draw_rate, value * (1.0 - draw_rate)]),
         Hypotheses::LogisticElo { .. } => with_score(logistic_score(value)),
         Hypotheses::NormalizedElo { .. } => {
@@ -330,5 +333,9 @@ mod tests {
             game_chances(Hypotheses::LogisticElo { elo0: 0.0, elo1: 1.0 }, 900.0, 0.5),
             Err(SimulationError::DrawRate { .. })
         ));
+        assert_eq!(
+            game_chances(Hypotheses::WinRate { p0: 0.5, p1: 0.6 }, 1.5, 0.0),
+            Err(SimulationError::WinRate(1.5))
+        );
     }
 }
