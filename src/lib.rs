@@ -32,6 +32,7 @@ pub mod progress;
 pub mod replay;
 pub mod rng;
 pub mod session;
+pub mod sprt;
 pub mod stats;
 pub mod telemetry;
 pub mod view;

@@ -11,6 +11,7 @@ mod locm;
 mod out_dir;
 mod pipes;
 mod replay_props;
+mod sequential;
 mod session;
 mod shard;
 mod slide;

@@ -594,6 +594,7 @@ const BINARY_LAYERS: &[&[&str]] = &[
         "cli::stats",
         "cli::merge",
         "cli::evolve",
+        "cli::sprt",
         "cli::snake",
         "cli::flag",
         "cli::slide",
@@ -603,7 +604,7 @@ const BINARY_LAYERS: &[&[&str]] = &[
     // What the commands share, re-exported from the files below.
     &["cli::support"],
     &["cli::support::session"],
-    &["cli::support::interrupt", "cli::support::progress", "cli::support::output"],
+    &["cli::support::interrupt", "cli::support::progress", "cli::support::output", "cli::support::sprt"],
     &["cli::support::exit", "cli::common"],
 ];
 
@@ -634,6 +635,8 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     &["plan::**"],
     // The rules.
     &["game::**"],
+    // The sequential tests (SPRT) that stop a comparison when it is decided.
+    &["sprt::**"],
     // Foundations.
     &["map", "rng", "progress", "stats"],
     // Opening input files (maps among them) without waiting on a FIFO.

@@ -25,6 +25,7 @@
 
 pub mod chart;
 pub mod logs;
+pub mod paired;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -486,6 +487,21 @@ pub fn read_results(
     progress: &Progress,
     cancel: &AtomicBool,
 ) -> Result<bool, AnalysisError> {
+    for_each_result(reader, path, progress, cancel, |line| match line {
+        Some(line) => summary.add(line),
+        None => summary.torn_lines += 1,
+    })
+}
+
+/// Each line of a results file, parsed: `None` for a last line cut short,
+/// an error for any other line that is not a result (as [`read_results`]).
+pub(crate) fn for_each_result(
+    reader: impl BufRead,
+    path: &Path,
+    progress: &Progress,
+    cancel: &AtomicBool,
+    mut each: impl FnMut(Option<&ResultLine>),
+) -> Result<bool, AnalysisError> {
     for_each_line(reader, path, progress, cancel, |number, line| {
         let Line::Whole(line) = line else {
             return Err(AnalysisError::Line {
@@ -496,8 +512,8 @@ pub fn read_results(
             });
         };
         match serde_json::from_slice::<ResultLine>(line) {
-            Ok(parsed) => summary.add(&parsed),
-            Err(_) if line.last() != Some(&b'\n') => summary.torn_lines += 1,
+            Ok(parsed) => each(Some(&parsed)),
+            Err(_) if line.last() != Some(&b'\n') => each(None),
             Err(error) => {
                 // serde_json ends its message with the place, which ours
                 // already names in the file's own line numbers.
@@ -596,12 +612,16 @@ pub struct Comparison {
     pub b: GroupReport,
     /// The pooled two-proportion z-test of A's win rate against B's.
     pub test: ProportionTest,
+    /// Game by game on the seeds both sides played, when there are any
+    /// (or a sequential test was asked for).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paired: Option<paired::PairedComparison>,
 }
 
 /// Compares two groups' win rates; `None` when either has no games.
 pub fn compare(a: &GroupReport, b: &GroupReport) -> Option<Comparison> {
     let test = two_proportion_test(a.won, a.games, b.won, b.games)?;
-    Some(Comparison { a: a.clone(), b: b.clone(), test })
+    Some(Comparison { a: a.clone(), b: b.clone(), test, paired: None })
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ pub struct LocmBenchReport {
 pub(crate) const MIN_TIMED_SECONDS: f64 = 0.05;
 
 /// `count` per `seconds`, if `seconds` is long enough to mean anything.
-fn rate(count: usize, seconds: f64) -> Option<f64> {
+pub(super) fn rate(count: usize, seconds: f64) -> Option<f64> {
     (seconds >= MIN_TIMED_SECONDS).then(|| count as f64 / seconds)
 }
 
@@ -129,16 +129,8 @@ pub fn play_match(
 ) -> LocmMatchReport {
     let n_games = 2 * n_pairs.max(1);
     workers.progress.set_total(n_games);
-    let make = || {
-        (
-            LocmBots::new([draft_a.clone(), draft_b.clone()], battle),
-            LocmBots::new([draft_b.clone(), draft_a.clone()], battle),
-        )
-    };
-    let play = |(a_first, b_first): &mut (LocmBots, LocmBots), index: u64| {
-        let seed = derive_seed(master_seed, index / 2);
-        if index % 2 == 0 { play_game(config, seed, a_first) } else { play_game(config, seed, b_first) }
-    };
+    let make = || seatings(draft_a, draft_b, battle);
+    let play = |bots: &mut (LocmBots, LocmBots), index: u64| play_in_match(config, bots, master_seed, index);
     let gathered = map_indexed(n_games, workers, make, play);
     // Game 2k has A in seat 0, game 2k+1 in seat 1.
     let won_by_a = |&(index, winner): &(u64, u8)| u64::from(winner) == index % 2;
@@ -165,6 +157,27 @@ pub fn play_match(
         threads: gathered.threads,
         interrupted: gathered.stopped_early(),
     }
+}
+
+/// A match's bots in both seatings: A in seat 0, and B in seat 0.
+pub(super) fn seatings(draft_a: &DraftBot, draft_b: &DraftBot, battle: [BattleBot; 2]) -> (LocmBots, LocmBots) {
+    (
+        LocmBots::new([draft_a.clone(), draft_b.clone()], battle),
+        LocmBots::new([draft_b.clone(), draft_a.clone()], battle),
+    )
+}
+
+/// Game `index` of a match: games 2k and 2k + 1 play draft k (the seed
+/// derived from (master seed, k)), A in seat 0 and then in seat 1. Returns
+/// the winning seat.
+pub(super) fn play_in_match(
+    config: &Config,
+    (a_first, b_first): &mut (LocmBots, LocmBots),
+    master_seed: u64,
+    index: u64,
+) -> u8 {
+    let seed = derive_seed(master_seed, index / 2);
+    if index % 2 == 0 { play_game(config, seed, a_first) } else { play_game(config, seed, b_first) }
 }
 
 #[cfg(test)]

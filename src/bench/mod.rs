@@ -10,6 +10,7 @@ use crate::rng::derive_seed;
 
 mod flag;
 mod locm;
+mod locm_sprt;
 mod pipes;
 mod slide;
 mod snake;
@@ -21,6 +22,7 @@ pub use flag::{
 pub use locm::{
     LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
 };
+pub use locm_sprt::{LocmSprtReport, SprtMatch, play_sprt_match};
 pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
 pub use slide::{SlideBenchError, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
 pub use snake::{SnakeBenchReport, bench_snake};

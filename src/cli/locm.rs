@@ -19,12 +19,14 @@ use tickbot::game::locm::{Config, DeckRandomness, LocmGame};
 use tickbot::map::{self, Level};
 use tickbot::par::Workers;
 use tickbot::progress::Progress;
+use tickbot::sprt::{LlrGauge, SprtSpec};
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
 use super::common::{Levels, PlayArgs};
 use super::support::{
-    Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
+    Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, llr_status, play_one, print_json,
+    print_sprt, progress_bar, progress_bar_with,
 };
 
 const BUNDLED_CARDLIST_NAME: &str = "maps/locm/cardlist.txt (bundled)";
@@ -78,9 +80,18 @@ pub(crate) struct MatchLocm {
     #[arg(long, value_name = "BOT", default_value = "greedy")]
     pub battle: String,
     /// Games in all (rounded up to an even number: each draft is played twice,
-    /// seats swapped).
+    /// seats swapped). With --sprt, the most games before stopping undecided.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
+    /// Stop as soon as a sequential test decides whether A is stronger:
+    /// `elo0=0,elo1=5,alpha=0.05,beta=0.05` (generalized SPRT on pairs of games,
+    /// logistic Elo, as fishtest computes it), `nelo0=..,nelo1=..` (normalized Elo)
+    /// or `p0=0.5,p1=0.55` (Wald's SPRT on A's chance to win a game). alpha and beta
+    /// default to 0.05. Reports H0 or H1 accepted, the LLR and its bounds, the games
+    /// it took and the Elo estimate; the same seed gives the same verdict after the
+    /// same games on any number of threads.
+    #[arg(long, value_name = "SPEC")]
+    pub sprt: Option<SprtSpec>,
     /// Master seed; draft k plays with a seed derived from (seed, k).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -168,6 +179,18 @@ pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let (draft_a, draft_b, battle) = args.bots(config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let n_pairs = args.games.div_ceil(2);
+    if let Some(spec) = args.sprt {
+        let setup = bench::SprtMatch {
+            config: &config,
+            draft_a: &draft_a,
+            draft_b: &draft_b,
+            battle,
+            spec,
+            max_pairs: n_pairs,
+            master_seed: args.seed,
+        };
+        return run_sprt_match(&setup, threads, args.json);
+    }
     let progress = Progress::default();
     let report = {
         let _bar = progress_bar("games", &progress);
@@ -210,6 +233,41 @@ pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     }
     if report.interrupted {
         eprintln!("interrupted: the figures cover the {} games played", report.games);
+    }
+    Ok(finished())
+}
+
+/// `match locm --sprt`: pairs of games until the test decides.
+fn run_sprt_match(setup: &bench::SprtMatch, threads: usize, json: bool) -> Result<Exit, Failure> {
+    let (progress, gauge) = (Progress::default(), LlrGauge::default());
+    let bounds = setup.spec.bounds();
+    let report = {
+        let _bar = progress_bar_with("games", &progress, llr_status(&gauge, bounds.lower, bounds.upper));
+        let budget = interrupt_budget();
+        bench::play_sprt_match(setup, &Workers { threads, budget: &budget, progress: &progress }, &gauge)
+    };
+    if json {
+        print_json(&report)?;
+    } else {
+        println!(
+            "match       {} vs {} (battle {}), seed {}, at most {} games",
+            report.draft_a, report.draft_b, report.battle, report.seed, report.max_games
+        );
+        print_sprt(&report.sprt, report.decision, &report.draft_a);
+        let pairs = report.games / 2;
+        println!(
+            "games       {} counted: {} won {} of {pairs} as player 0 and {} of {pairs} as player 1; {} played",
+            report.games, report.draft_a, report.wins_a_first, report.wins_a_second, report.games_played
+        );
+        match (report.games_per_sec, report.games_per_cpu_sec) {
+            (Some(wall), Some(cpu)) => {
+                println!("speed       {wall:.0} games/s on {} threads ({cpu:.0} per CPU-second)", report.threads)
+            }
+            _ => println!("speed       too short to time"),
+        }
+    }
+    if report.interrupted {
+        eprintln!("interrupted: the figures cover the {} games counted", report.games);
     }
     Ok(finished())
 }

@@ -2,7 +2,8 @@
 //! per-game subcommand enums) and `execute`, which starts the log and the
 //! interrupt handler and hands each subcommand to the file that runs it.
 //! One file (or folder) per command family: `run.rs`, `replay/`,
-//! `stats.rs`, `merge.rs`, `evolve.rs` (`evolve` and `eval`), and a file
+//! `stats.rs`, `merge.rs`, `evolve.rs` (`evolve` and `eval`), `sprt.rs`
+//! (`bench sprt`), and a file
 //! per game (`snake.rs`, `flag.rs`, `slide.rs`, `pipes.rs`, `locm.rs`) for
 //! its `play`, `bench`, `match` and `gen` and its `run GAME` entry. Below
 //! them `common.rs` and `support/`, which they share. Imports only run
@@ -25,6 +26,7 @@ pub(crate) mod replay;
 pub(crate) mod run;
 pub(crate) mod slide;
 pub(crate) mod snake;
+pub(crate) mod sprt;
 pub(crate) mod stats;
 pub(crate) mod support;
 
@@ -150,6 +152,9 @@ pub(crate) enum BenchGame {
     Pipes(BenchPipes),
     /// Full LOCM games (draft + battle) per CPU-second, random and greedy battlers.
     Locm(BenchLocm),
+    /// A sequential test (SPRT) simulated thousands of times at H0 and at H1: how often
+    /// it accepts the wrong hypothesis, and its games against a fixed-size test's.
+    Sprt(sprt::BenchSprt),
 }
 
 #[derive(Debug, Subcommand)]
@@ -240,6 +245,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Bench(BenchGame::Slide(args)) => slide::bench(args),
         Command::Bench(BenchGame::Pipes(args)) => pipes::bench(args),
         Command::Bench(BenchGame::Locm(args)) => locm::bench(args),
+        Command::Bench(BenchGame::Sprt(args)) => sprt::bench(args),
         Command::Match(MatchGame::Locm(args)) => locm::run_match(args),
         Command::Gen(GenGame::Flag(args)) => flag::generate(args),
         Command::Gen(GenGame::Pipes(args)) => pipes::generate(args),

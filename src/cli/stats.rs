@@ -13,6 +13,9 @@ use clap::Args;
 use flate2::read::MultiGzDecoder;
 
 use tickbot::analysis::logs::{LogReport, LogSummary, read_log};
+use tickbot::analysis::paired::{
+    GroupOutcomes, GroupTest, PairedComparison, PairedSides, SideOf, read_outcomes, read_paired,
+};
 use tickbot::analysis::{
     AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by,
     read_results,
@@ -21,9 +24,11 @@ use tickbot::input;
 use tickbot::progress::Progress;
 use tickbot::session::spec::{DEFAULT_OUT, MAX_MANIFEST_BYTES, SessionSpec};
 use tickbot::session::store::{MANIFEST_FILE, Manifest, RESULTS_FILE};
+use tickbot::sprt::SprtSpec;
+use tickbot::sprt::paired::Measure;
 
 use super::common::{Align, Column, Table, output_width, wrap};
-use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, progress_bar};
+use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, print_sprt, progress_bar};
 
 #[derive(Debug, Args)]
 pub(crate) struct StatsArgs {
@@ -39,10 +44,23 @@ pub(crate) struct StatsArgs {
     /// interval and a two-proportion z-test.
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     pub compare: Option<Vec<String>>,
+    /// With --compare: a sequential test (SPRT) over the seeds both sides played,
+    /// each seed a win, draw or loss for A by --measure, in A's game order: where
+    /// it would have stopped, H0 or H1, the LLR and its bounds. Without --compare:
+    /// each group's own games (won a win, lost a loss, anything else a draw; for
+    /// LOCM, seat 0's view). SPEC as for `match locm --sprt`: elo0=0,elo1=5,
+    /// nelo0=..,nelo1=.., or p0=0.5,p1=0.55, with alpha and beta (default 0.05).
+    #[arg(long, value_name = "SPEC", conflicts_with = "plot")]
+    pub sprt: Option<SprtSpec>,
+    /// What --compare compares on a seed both sides played: score (higher is
+    /// better), ticks (a won game beats one not won; of two won games, fewer
+    /// ticks is better) or won.
+    #[arg(long, default_value = "score", value_name = "MEASURE")]
+    pub measure: Measure,
     /// Sum up the JSON-lines logs in DIR (tickbot.jsonl and its rotated files, .gz
     /// too) or one log FILE: plans per planner (debug-level `plan` events), warnings
     /// and errors with their first occurrence.
-    #[arg(long, value_name = "DIR|FILE", conflicts_with_all = ["compare", "plot"])]
+    #[arg(long, value_name = "DIR|FILE", conflicts_with_all = ["compare", "plot", "sprt"])]
     pub logs: Option<PathBuf>,
     /// Also draw the win rates and planner times per group as an SVG chart (the
     /// name must end in .svg).
@@ -72,6 +90,9 @@ pub(crate) fn execute(args: StatsArgs) -> Result<Exit, Failure> {
     let by = parse_group_by(&args.by).map_err(|message| Failure::bad_input(anyhow!("--by {}: {message}", args.by)))?;
     if let Some(pair) = &args.compare {
         return compare_two(&pair[0], &pair[1], &args, by);
+    }
+    if let Some(spec) = args.sprt {
+        return group_tests(spec, &args, &by);
     }
     let paths = sessions_or_default(&args.paths);
     let files = results_files(&paths)?;
@@ -340,9 +361,10 @@ fn print_report(report: &Report, files: &[PathBuf]) {
 /// `--compare A B`: two sessions, or two groups of the given results.
 fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::GroupField>) -> Result<Exit, Failure> {
     let is_session = |name: &str| Path::new(name).exists();
+    let mut sides = PairedSides::default();
     let (first, second, complete) = match (is_session(a), is_session(b)) {
         (true, true) if args.paths.is_empty() => {
-            let mut sides = Vec::new();
+            let mut reports = Vec::new();
             let mut complete = true;
             for side in [a, b] {
                 let files = results_files(&[PathBuf::from(side)])?;
@@ -350,10 +372,12 @@ fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::Gr
                 complete &= read_all(&files, &mut summary)?;
                 let mut overall = summary.report().overall;
                 overall.name = side.to_string();
-                sides.push(overall);
+                reports.push(overall);
+                let route = SideOf::All(reports.len() - 1);
+                complete &= read_all_paired(&files, &route, &mut sides)?;
             }
-            let second = sides.pop().expect("two sides");
-            (sides.pop().expect("two sides"), second, complete)
+            let second = reports.pop().expect("two sides");
+            (reports.pop().expect("two sides"), second, complete)
         }
         _ => {
             let files = results_files(&sessions_or_default(&args.paths))?;
@@ -372,12 +396,25 @@ fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::Gr
                     ))
                 })
             };
-            (find(a)?, find(b)?, complete)
+            let (first, second) = (find(a)?, find(b)?);
+            let route = SideOf::Groups { by: by.clone(), a: first.name.clone(), b: second.name.clone() };
+            let complete = complete && read_all_paired(&files, &route, &mut sides)?;
+            (first, second, complete)
         }
     };
-    let Some(comparison) = compare(&first, &second) else {
+    let Some(mut comparison) = compare(&first, &second) else {
         return Err(Failure::bad_input(anyhow!("--compare: {a} or {b} has no games")));
     };
+    let paired = sides.report(args.measure, args.sprt);
+    if args.sprt.is_some() && paired.paired.is_none() {
+        return Err(Failure::bad_input(anyhow!(
+            "--sprt with --compare tests the seeds both sides played, and {a} and {b} share none: run both with the \
+             same session file and seed (only the planner differing), or test one side's own games with --sprt alone"
+        )));
+    }
+    if paired.paired.is_some() || paired.sprt.is_some() {
+        comparison.paired = Some(paired);
+    }
     if let Some(plot) = &args.plot {
         write_chart(plot, &[first, second], &[])?;
     }
@@ -389,13 +426,111 @@ fn compare_two(a: &str, b: &str, args: &StatsArgs, by: Vec<tickbot::analysis::Gr
     Ok(if complete { Exit::Success } else { stopped() })
 }
 
+/// Reads every file into the pairing's sides; `false` if Ctrl-C stopped it.
+fn read_all_paired(files: &[PathBuf], route: &SideOf, sides: &mut PairedSides) -> Result<bool, Failure> {
+    let bytes = files.iter().filter_map(|file| std::fs::metadata(file).ok()).map(|metadata| metadata.len()).sum();
+    let progress = Progress::with_total(bytes);
+    let _bar = progress_bar("pairing seeds", &progress);
+    let cancel = interrupt_flag();
+    for file in files {
+        let reader = open_lines(file)?;
+        if !read_paired(reader, file, route, sides, &progress, &cancel).map_err(analysis_failure)? {
+            return Ok(false);
+        }
+    }
+    Ok(!interrupted())
+}
+
+/// `--sprt` without `--compare`: each group's own games, tested in index order.
+fn group_tests(spec: SprtSpec, args: &StatsArgs, by: &[tickbot::analysis::GroupField]) -> Result<Exit, Failure> {
+    let files = results_files(&sessions_or_default(&args.paths))?;
+    let bytes = files.iter().filter_map(|file| std::fs::metadata(file).ok()).map(|metadata| metadata.len()).sum();
+    let progress = Progress::with_total(bytes);
+    let mut outcomes = GroupOutcomes::default();
+    let mut complete = true;
+    {
+        let _bar = progress_bar("reading results", &progress);
+        let cancel = interrupt_flag();
+        for file in &files {
+            let reader = open_lines(file)?;
+            if !read_outcomes(reader, file, by, &mut outcomes, &progress, &cancel).map_err(analysis_failure)? {
+                complete = false;
+                break;
+            }
+        }
+    }
+    let tests = outcomes.report(spec);
+    if args.json {
+        print_json(&tests)?;
+    } else {
+        print_group_tests(&tests, &files);
+    }
+    Ok(if complete && !interrupted() { Exit::Success } else { stopped() })
+}
+
+fn print_group_tests(tests: &[GroupTest], files: &[PathBuf]) {
+    let names: Vec<String> = files.iter().map(|file| file.display().to_string()).collect();
+    println!("tickbot stats --sprt: each group's games in index order, from {}", names.join(", "));
+    for test in tests {
+        println!();
+        println!("group       {} ({} games)", test.group, test.sprt.available);
+        print_sprt(&test.sprt.status, test.sprt.decision, &test.group);
+    }
+}
+
+fn print_paired(paired: &PairedComparison) {
+    if let Some(report) = &paired.paired {
+        let (low, high) = report.difference_interval;
+        println!(
+            "  paired on {} shared seeds by {}: A better {}, equal {}, B better {}; sign test p = {}: {}",
+            report.pairs,
+            report.measure.name(),
+            report.a_better,
+            report.equal,
+            report.b_better,
+            p_value(report.sign_test_p),
+            if report.significant { "significant at 5%" } else { "not significant at 5%" }
+        );
+        if report.differences > 0 {
+            println!(
+                "  {} A - B: mean {:+.3} (95% interval {:+.3} to {:+.3}) over {} pairs",
+                report.measure.name(),
+                report.mean_difference + 0.0,
+                low,
+                high,
+                report.differences
+            );
+        }
+    } else {
+        println!("  paired: the two sides share no seed (run both with the same session file and seed)");
+    }
+    if paired.only_a + paired.only_b + paired.repeated > 0 {
+        println!(
+            "  seeds only A played {}, only B {}; games on a seed their side had played before (not paired) {}",
+            paired.only_a, paired.only_b, paired.repeated
+        );
+    }
+    if let Some(sprt) = &paired.sprt {
+        println!(
+            "  sequential test over the {} pairs in A's game order (each pair one game of the test, won by the side \
+             better on it):",
+            sprt.available
+        );
+        print_sprt(&sprt.status, sprt.decision, "A");
+    }
+}
+
+/// Four decimals, or the power of ten below them, so that p never reads 0.
+fn p_value(p: f64) -> String {
+    if p >= 1e-4 { format!("{p:.4}") } else { format!("{p:.1e}") }
+}
+
 fn print_comparison(comparison: &Comparison) {
-    let Comparison { a, b, test } = comparison;
+    let Comparison { a, b, test, paired } = comparison;
     println!("tickbot stats --compare: A = {}, B = {}", a.name, b.name);
     print_groups(&[a, b], "");
     let (low, high) = test.difference_interval;
-    // Four decimals, or the power of ten below them, so that p never reads 0.
-    let p_value = if test.p_value >= 1e-4 { format!("{:.4}", test.p_value) } else { format!("{:.1e}", test.p_value) };
+    let p_value = p_value(test.p_value);
     println!(
         "  win rate A - B: {:+.1} points (95% interval {:+.1} to {:+.1}); two-proportion z = {:.2}, p = {p_value}: {}",
         100.0 * test.difference,
@@ -404,6 +539,9 @@ fn print_comparison(comparison: &Comparison) {
         test.z,
         if test.significant { "significant at 5%" } else { "not significant at 5% (no difference shown)" }
     );
+    if let Some(paired) = paired {
+        print_paired(paired);
+    }
 }
 
 /// The log files of `path`, oldest first: a file as given; in a directory,

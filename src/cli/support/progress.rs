@@ -14,6 +14,16 @@ use tickbot::progress::Progress;
 /// ten times a second until the returned guard is dropped. Nothing is drawn
 /// when stderr is not a terminal; log lines go above the bar.
 pub(crate) fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard {
+    progress_bar_with(message, progress, String::new)
+}
+
+/// A [`progress_bar`] whose message is `message` followed by what `status`
+/// says at each redraw (a sequential test's LLR between its bounds).
+pub(crate) fn progress_bar_with(
+    message: &str,
+    progress: &Progress,
+    status: impl Fn() -> String + Send + 'static,
+) -> ProgressGuard {
     let span = tracing::trace_span!("progress", indicatif.pb_show = tracing::field::Empty);
     let template = if progress.total() > 0 {
         "{msg} [{bar:30}] {human_pos}/{human_len} ({percent}%, {per_sec}, {eta} left)"
@@ -26,9 +36,13 @@ pub(crate) fn progress_bar(message: &str, progress: &Progress) -> ProgressGuard 
     span.pb_start();
     let done = Arc::new(AtomicBool::new(false));
     let ticker = {
-        let (span, done, progress) = (span.clone(), Arc::clone(&done), progress.clone());
+        let (span, done, progress, message) = (span.clone(), Arc::clone(&done), progress.clone(), message.to_string());
         std::thread::spawn(move || {
             while !done.load(Ordering::Relaxed) {
+                let status = status();
+                if !status.is_empty() {
+                    span.pb_set_message(&format!("{message} {status}"));
+                }
                 span.pb_set_length(progress.total().max(progress.done()));
                 span.pb_set_position(progress.done());
                 std::thread::sleep(Duration::from_millis(100));
