@@ -13,6 +13,7 @@ mod session;
 mod shard;
 mod slide;
 mod snake;
+mod status;
 mod support;
 mod tidy;
 mod view;

@@ -25,6 +25,7 @@
 
 pub mod chart;
 pub mod logs;
+pub mod status;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};

@@ -2,7 +2,7 @@
 //! per-game subcommand enums) and `execute`, which starts the log and the
 //! interrupt handler and hands each subcommand to the file that runs it.
 //! One file (or folder) per command family: `run.rs`, `replay/`,
-//! `stats.rs`, `merge.rs`, `evolve.rs` (`evolve` and `eval`), and a file
+//! `stats.rs`, `merge.rs`, `status.rs`, `evolve.rs` (`evolve` and `eval`), and a file
 //! per game (`snake.rs`, `flag.rs`, `slide.rs`, `pipes.rs`, `locm.rs`) for
 //! its `play`, `bench`, `match` and `gen` and its `run GAME` entry. Below
 //! them `common.rs` and `support/`, which they share. Imports only run
@@ -25,6 +25,7 @@ pub(crate) mod run;
 pub(crate) mod slide;
 pub(crate) mod snake;
 pub(crate) mod stats;
+pub(crate) mod status;
 pub(crate) mod support;
 
 use evolve::{EvalDraft, EvolveDraft};
@@ -78,6 +79,13 @@ pub(crate) enum Command {
     /// or copied) and the manifest, as if the session had run on one machine.
     #[command(after_help = merge::AFTER_HELP)]
     Merge(merge::MergeArgs),
+    /// How far running sessions are, from what they write: for one session directory
+    /// or the shards of one, games recorded of the total, games per second, an ETA,
+    /// outcomes and win rates per entry, faults, the slowest running game and whether
+    /// each directory's process holds its lock; --watch refreshes, --json for scripts,
+    /// --metrics keeps a Prometheus textfile.
+    #[command(after_help = status::AFTER_HELP)]
+    Status(status::StatusArgs),
     /// Play one game, optionally recording its replay.
     #[command(subcommand)]
     Play(PlayGame),
@@ -168,12 +176,14 @@ pub(crate) enum GenGame {
     Pipes(GenPipes),
 }
 
-/// Runs one command line: the log first (`replay`, `gen`, `stats` and
+/// Runs one command line: the log first (`replay`, `gen`, `stats`, `status` and
 /// `merge` write no log file), then the interrupt handler, then the
 /// subcommand.
 pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
-    let writes_log =
-        !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
+    let writes_log = !matches!(
+        cli.command,
+        Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_) | Command::Status(_)
+    );
     let log = LogConfig {
         level: cli.log_level.clone(),
         dir: writes_log.then(|| cli.log_dir.clone()),
@@ -191,6 +201,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Run(args) => run::execute(args),
         Command::Stats(args) => stats::execute(args),
         Command::Merge(args) => merge::execute(args),
+        Command::Status(args) => status::execute(args),
         Command::Replay(command) => replay::execute(command),
         Command::Play(PlayGame::Snake(args)) => snake::play(args),
         Command::Play(PlayGame::Flag(args)) => flag::play(args),
