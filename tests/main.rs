@@ -16,6 +16,7 @@ mod session;
 mod shard;
 mod slide;
 mod snake;
+mod status;
 mod support;
 mod tidy;
 mod view;

@@ -5,7 +5,8 @@
 //! named by id ranges, and `--allow-partial` merges what there is (and the
 //! merged directory resumes into the whole session); shards of other
 //! sessions, a used `--out`, a resume as another shard and bad shard
-//! variables are refused; and the deploy manifests agree with the code.
+//! variables are refused; and the deploy manifests (Kubernetes, Slurm,
+//! AWS Batch) agree with the code.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -369,6 +370,35 @@ fn the_deploy_manifests_parse_and_agree_with_the_code() {
             assert!(known.contains(&name.as_str()), "{name} is not a variable tickbot reads");
         }
     }
+
+    // AWS Batch: job definitions whose array index is the one tickbot reads,
+    // with a count, a resume, bad input not retried, and the shared volume.
+    let batch = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(deploy.join("aws-batch").join(name)).unwrap()).unwrap()
+    };
+    let (shards, merge) = (batch("shards.json"), batch("merge.json"));
+    for definition in [&shards, &merge] {
+        assert_eq!(definition["type"], "container");
+        let container = &definition["containerProperties"];
+        let command = container["command"].as_array().unwrap();
+        assert_eq!(command[..2], ["/bin/sh", "-c"]);
+        let status = std::process::Command::new("sh").args(["-n", "-c", command[2].as_str().unwrap()]).status();
+        assert!(status.unwrap().success(), "sh -n: {}", command[2]);
+        let volume = container["volumes"][0]["name"].as_str();
+        assert!(container["volumes"][0]["efsVolumeConfiguration"]["fileSystemId"].is_string());
+        assert_eq!(container["mountPoints"][0]["sourceVolume"].as_str(), volume);
+        assert_eq!(container["mountPoints"][0]["containerPath"], "/data");
+    }
+    let script = shards["containerProperties"]["command"][2].as_str().unwrap();
+    let aws_index = INDEX_VARIABLES.iter().find(|name| name.starts_with("AWS_BATCH")).unwrap();
+    assert!(shell_variables(script).contains(&aws_index.to_string()), "{script}");
+    assert!(script.contains("run --resume") && script.contains("manifest.json"), "a retried child resumes: {script}");
+    let environment = shards["containerProperties"]["environment"].as_array().unwrap();
+    assert!(environment.iter().any(|variable| variable["name"] == SHARD_COUNT), "{SHARD_COUNT} names the array size");
+    let on_exit = &shards["retryStrategy"]["evaluateOnExit"][0];
+    assert_eq!((on_exit["onExitCode"].as_str(), on_exit["action"].as_str()), (Some("2"), Some("EXIT")));
+    assert!(shards["retryStrategy"]["attempts"].as_u64().unwrap() > 1);
+    assert!(merge["containerProperties"]["command"][2].as_str().unwrap().contains("tickbot merge /data/shards/*"));
 
     // The container file builds the binary this crate names, from this repository.
     let dockerfile = std::fs::read_to_string(deploy.join("Dockerfile")).unwrap();

@@ -593,6 +593,7 @@ const BINARY_LAYERS: &[&[&str]] = &[
         "cli::replay::**",
         "cli::stats",
         "cli::merge",
+        "cli::status",
         "cli::evolve",
         "cli::sprt",
         "cli::snake",

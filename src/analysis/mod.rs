@@ -26,6 +26,7 @@
 pub mod chart;
 pub mod logs;
 pub mod paired;
+pub mod status;
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};

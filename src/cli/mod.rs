@@ -2,7 +2,7 @@
 //! per-game subcommand enums) and `execute`, which starts the log and the
 //! interrupt handler and hands each subcommand to the file that runs it.
 //! One file (or folder) per command family: `run.rs`, `replay/`,
-//! `stats.rs`, `merge.rs`, `evolve.rs` (`evolve` and `eval`), `sprt.rs`
+//! `stats.rs`, `merge.rs`, `status.rs`, `evolve.rs` (`evolve` and `eval`), `sprt.rs`
 //! (`bench sprt`), and a file
 //! per game (`snake.rs`, `flag.rs`, `slide.rs`, `pipes.rs`, `locm.rs`) for
 //! its `play`, `bench`, `match` and `gen` and its `run GAME` entry. Below
@@ -28,6 +28,7 @@ pub(crate) mod slide;
 pub(crate) mod snake;
 pub(crate) mod sprt;
 pub(crate) mod stats;
+pub(crate) mod status;
 pub(crate) mod support;
 
 use evolve::{EvalDraft, EvolveDraft};
@@ -81,6 +82,13 @@ pub(crate) enum Command {
     /// or copied) and the manifest, as if the session had run on one machine.
     #[command(after_help = merge::AFTER_HELP)]
     Merge(merge::MergeArgs),
+    /// How far running sessions are, from what they write: for one session directory
+    /// or the shards of one, games recorded of the total, games per second, an ETA,
+    /// outcomes and win rates per entry, faults, the slowest running game and whether
+    /// each directory's process holds its lock; --watch refreshes, --json for scripts,
+    /// --metrics keeps a Prometheus textfile.
+    #[command(after_help = status::AFTER_HELP)]
+    Status(status::StatusArgs),
     /// Play one game, optionally recording its replay.
     #[command(subcommand)]
     Play(PlayGame),
@@ -204,12 +212,14 @@ fn end_when_stuck_after_a_signal() -> std::io::Result<()> {
     Ok(())
 }
 
-/// Runs one command line: the log first (`replay`, `gen`, `stats` and
+/// Runs one command line: the log first (`replay`, `gen`, `stats`, `status` and
 /// `merge` write no log file), then the interrupt handler, then the
 /// subcommand.
 pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
-    let writes_log =
-        !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
+    let writes_log = !matches!(
+        cli.command,
+        Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_) | Command::Status(_)
+    );
     if writes_log && cli.log_dir.exists() && !cli.log_dir.is_dir() {
         return Err(Failure::bad_input(anyhow::anyhow!(
             "--log-dir {}: this is a file, not a directory; give a directory for the log (it is created if missing)",
@@ -234,6 +244,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Run(args) => run::execute(args, &cli.log_dir),
         Command::Stats(args) => stats::execute(args),
         Command::Merge(args) => merge::execute(args),
+        Command::Status(args) => status::execute(args),
         Command::Replay(command) => replay::execute(command),
         Command::Play(PlayGame::Snake(args)) => snake::play(args),
         Command::Play(PlayGame::Flag(args)) => flag::play(args),
