@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use tickbot::bench;
+use tickbot::bench::{self, LocmSide};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::plan::draft::DraftBot;
 use tickbot::game::locm::plan::genome::Genome;
@@ -22,6 +22,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::agent::AgentArgs;
 use super::common::{Levels, PlayArgs};
 use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
@@ -71,7 +72,9 @@ pub(crate) struct PlayLocm {
 
 #[derive(Debug, Args)]
 pub(crate) struct MatchLocm {
-    /// Drafter A and drafter B (names as for `play locm --draft`).
+    /// Drafter A and drafter B (names as for `play locm --draft`). Either may be
+    /// exec:COMMAND, a program speaking the LOCM contest protocol that plays its
+    /// seat's whole game (draft and battle; its --battle bot is not used).
     #[arg(long, value_name = "A,B")]
     pub draft: String,
     /// The battle bot of both seats, or one per seat as A,B.
@@ -92,6 +95,8 @@ pub(crate) struct MatchLocm {
     pub json: bool,
     #[command(flatten)]
     pub rules: LocmRules,
+    #[command(flatten)]
+    pub agents: AgentArgs,
 }
 
 #[derive(Debug, Args)]
@@ -129,12 +134,18 @@ fn draft_bot(name: &str, n_cards: usize) -> anyhow::Result<DraftBot> {
 }
 
 impl MatchLocm {
-    /// Drafter A, drafter B, and the battle bots of seat 0 and seat 1.
-    fn bots(&self, n_cards: usize) -> anyhow::Result<(DraftBot, DraftBot, [BattleBot; 2])> {
+    /// Side A, side B, and the battle bots of seat 0 and seat 1.
+    fn sides(&self, n_cards: usize) -> anyhow::Result<([LocmSide; 2], [BattleBot; 2])> {
         let [a, b] = seat_pair(&self.draft, "--draft", false)?;
-        let (draft_a, draft_b) = (draft_bot(a, n_cards)?, draft_bot(b, n_cards)?);
+        let side = |name: &str| -> anyhow::Result<LocmSide> {
+            Ok(match self.agents.spec(name)? {
+                Some(spec) => LocmSide::Agent(spec),
+                None => LocmSide::Bots(draft_bot(name, n_cards)?),
+            })
+        };
+        let sides = [side(a)?, side(b)?];
         let [battle0, battle1] = seat_pair(&self.battle, "--battle", true)?;
-        Ok((draft_a, draft_b, [BattleBot::named(battle0)?, BattleBot::named(battle1)?]))
+        Ok((sides, [BattleBot::named(battle0)?, BattleBot::named(battle1)?]))
     }
 }
 
@@ -165,17 +176,16 @@ pub(crate) fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn E
 
 pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
-    let (draft_a, draft_b, battle) = args.bots(config.table().len()).exit_code(Exit::BadInput)?;
+    let (sides, battle) = args.sides(config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let n_pairs = args.games.div_ceil(2);
     let progress = Progress::default();
     let report = {
         let _bar = progress_bar("games", &progress);
         let budget = interrupt_budget();
-        bench::play_locm_match(
+        bench::play_locm_sides(
             &config,
-            &draft_a,
-            &draft_b,
+            &sides,
             battle,
             n_pairs,
             args.seed,
@@ -206,6 +216,15 @@ pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
                 println!("speed       {wall:.0} games/s on {} threads ({cpu:.0} per CPU-second)", report.threads)
             }
             _ => println!("speed       too short to time (use more --games)"),
+        }
+        if report.agent_calls > 0 || report.faults_a + report.faults_b > 0 {
+            println!(
+                "faults      {} {}, {} {} ({} agent calls)",
+                report.draft_a, report.faults_a, report.draft_b, report.faults_b, report.agent_calls
+            );
+            for example in &report.fault_examples {
+                println!("            {example}");
+            }
         }
     }
     if report.interrupted {

@@ -14,6 +14,7 @@ use clap::{Parser, Subcommand};
 
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
+pub(crate) mod agent;
 pub(crate) mod common;
 pub(crate) mod evolve;
 pub(crate) mod flag;
@@ -99,6 +100,12 @@ pub(crate) enum Command {
     /// The results step of an evolution run: its winner against every generation, with a chart.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// The launcher of external agents (internal: tickbot runs it itself).
+    #[command(hide = true, name = "agent-exec")]
+    AgentExec(agent::AgentExec),
+    /// The watchdog of an external agent's process group (internal).
+    #[command(hide = true, name = "agent-watch")]
+    AgentWatch,
 }
 
 #[derive(Debug, Subcommand)]
@@ -172,6 +179,13 @@ pub(crate) enum GenGame {
 /// `merge` write no log file), then the interrupt handler, then the
 /// subcommand.
 pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
+    // The launcher becomes the agent: no log, no handlers of its own.
+    let command = match cli.command {
+        Command::AgentExec(args) => return agent::exec(args),
+        Command::AgentWatch => tickbot::agent::launch::watch(),
+        command => command,
+    };
+    let cli = Cli { command, ..cli };
     let writes_log =
         !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
     let log = LogConfig {
@@ -207,5 +221,6 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Gen(GenGame::Pipes(args)) => pipes::generate(args),
         Command::Evolve(EvolveCommand::Draft(args)) => evolve::evolve(args),
         Command::Eval(EvalCommand::Draft(args)) => evolve::eval(args),
+        Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
     }
 }

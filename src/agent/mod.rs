@@ -1,0 +1,15 @@
+//! External agents: a program stands where a bot is named, one process per
+//! game, asked for its moves over a line protocol with a time limit per
+//! call, its faults recorded as outcomes. [`process`] runs one agent
+//! process (spawn, calls, ending and reaping); [`launch`] is what the
+//! agent's process does before it becomes the agent (death with tickbot,
+//! limits, the sandbox); [`fault`] is what can go wrong; [`locm`] plays
+//! LOCM seats over the contest protocol.
+
+pub mod fault;
+pub mod launch;
+pub mod locm;
+pub mod process;
+
+pub use self::fault::{Exit, Fault};
+pub use self::process::{AgentSpec, Limits, Process};

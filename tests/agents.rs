@@ -1,0 +1,198 @@
+//! External agents that misbehave, each with its documented outcome, and
+//! none of their processes left behind (no zombie, no orphan); processes
+//! that die with tickbot, even by `kill -9`; the sandbox keeping a bot off
+//! the network and out of every directory but its own; and contest-protocol
+//! agents playing whole LOCM games.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
+use nix::unistd::Pid;
+use tempfile::TempDir;
+use tickbot::agent::locm::{LocmSeats, Seat};
+use tickbot::agent::{AgentSpec, Exit, Fault, Limits, Process};
+use tickbot::game::Game;
+use tickbot::game::locm::plan::BattleBot;
+use tickbot::game::locm::plan::draft::DraftBot;
+use tickbot::game::locm::{Config, LocmGame};
+
+/// `sh -c SCRIPT` as an agent, through tickbot's launcher.
+fn shell(script: &str) -> AgentSpec {
+    AgentSpec {
+        program: "sh".to_string(),
+        args: vec!["-c".to_string(), script.to_string()],
+        dir: None,
+        limits: Limits { margin: Duration::from_millis(20), ..Limits::default() },
+        launcher: Some(PathBuf::from(env!("CARGO_BIN_EXE_tickbot"))),
+    }
+}
+
+/// Every process whose process group is `pgid`, zombies included.
+fn group_members(pgid: u32) -> Vec<u32> {
+    let mut members = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // Fields after the command's closing parenthesis: state ppid pgrp ...
+        let Some(rest) = stat.rsplit_once(')').map(|(_, rest)| rest) else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if fields.get(2).and_then(|pgrp| pgrp.parse::<u32>().ok()) == Some(pgid) {
+            members.push(pid);
+        }
+    }
+    members
+}
+
+/// Waits up to two seconds for group `pgid` to be empty. Members that
+/// died as orphans may have been adopted by this test process (tickbot's
+/// agents make the process that runs them a child subreaper, and the tests
+/// run them too): this reaps those, as init would.
+fn assert_group_gone(pgid: u32) {
+    let give_up = Instant::now() + Duration::from_secs(2);
+    loop {
+        while let Ok(WaitStatus::Exited(..) | WaitStatus::Signaled(..)) =
+            waitpid(Pid::from_raw(-(pgid as i32)), Some(WaitPidFlag::WNOHANG))
+        {}
+        if group_members(pgid).is_empty() {
+            break;
+        }
+        assert!(Instant::now() < give_up, "processes of group {pgid} remain: {:?}", group_members(pgid));
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Spawns `script`, makes one call with a 100 ms limit, ends the agent and
+/// checks its group is gone; returns the call's fault.
+fn one_call(script: &str) -> Fault {
+    let mut process = Process::spawn(&shell(script)).expect("spawns");
+    let pgid = process.id();
+    let started = Instant::now();
+    let fault = process.call("hello\n", Duration::from_millis(100)).expect_err("a fault");
+    assert!(started.elapsed() < Duration::from_secs(2), "a call is bounded: {:?}", started.elapsed());
+    process.end();
+    assert_group_gone(pgid);
+    fault
+}
+
+#[test]
+fn an_agent_that_answers_is_read_line_by_line() {
+    let mut process = Process::spawn(&shell("while read line; do echo \"got $line\"; done")).unwrap();
+    assert_eq!(process.call("one\n", Duration::from_millis(1000)).unwrap(), "got one");
+    assert_eq!(process.call("two\n", Duration::from_millis(1000)).unwrap(), "got two");
+    let pgid = process.id();
+    drop(process);
+    assert_group_gone(pgid);
+}
+
+#[test]
+fn a_sleeping_or_silent_agent_times_out_with_its_overrun() {
+    for script in ["read line; sleep 5", "cat > /dev/null", "read line; printf 'PASS'; sleep 5"] {
+        match one_call(script) {
+            Fault::Timeout { limit, waited } => {
+                assert_eq!(limit, Duration::from_millis(100));
+                assert!(waited >= Duration::from_millis(120), "{script}: {waited:?}");
+            }
+            other => panic!("{script}: {other}"),
+        }
+    }
+}
+
+#[test]
+fn an_agent_that_exits_or_crashes_is_a_crash_with_its_status_or_signal() {
+    assert_eq!(one_call("read line; exit 3"), Fault::Crash(Exit::Code(3)));
+    assert_eq!(one_call("read line; kill -SEGV $$"), Fault::Crash(Exit::Signal(11)));
+    assert_eq!(one_call("exec 1>&-; sleep 5"), Fault::Crash(Exit::ClosedOutput));
+    // A program that does not exist: the launcher says so and exits 127.
+    let mut missing = shell("");
+    missing.program = "/nonexistent/bot".to_string();
+    let mut process = Process::spawn(&missing).unwrap();
+    assert_eq!(process.call("x\n", Duration::from_millis(1000)), Err(Fault::Crash(Exit::Code(127))));
+    assert!(process.stderr_tail().contains("/nonexistent/bot"), "{}", process.stderr_tail());
+}
+
+#[test]
+fn a_flood_is_a_protocol_fault_and_is_read_no_further() {
+    let fault = one_call("read line; yes | tr -d '\\n'");
+    let Fault::Protocol { reason, line } = fault else { panic!("{fault}") };
+    assert_eq!(reason, "a line longer than 65536 bytes");
+    assert!(line.starts_with("yyyy") && line.chars().count() <= 121, "{line}");
+}
+
+#[test]
+fn an_agent_that_ignores_sigterm_or_forks_children_is_killed_with_them() {
+    let script = "trap '' TERM; sleep 300 & sleep 300 & read line; sleep 300";
+    let mut process = Process::spawn(&shell(script)).unwrap();
+    let pgid = process.id();
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(group_members(pgid).len() >= 3, "{:?}", group_members(pgid));
+    assert!(matches!(process.call("x\n", Duration::from_millis(50)), Err(Fault::Timeout { .. })));
+    drop(process);
+    assert_group_gone(pgid);
+}
+
+#[test]
+fn stderr_is_kept_bounded_and_never_blocks_the_agent() {
+    // 1 MiB on stderr before the answer: a pipe holds 64 KiB, so this
+    // answers only if stderr is drained meanwhile.
+    let script = "read line; head -c 1048576 /dev/zero | tr '\\0' e >&2; echo 'last words' >&2; echo done";
+    let mut process = Process::spawn(&shell(script)).unwrap();
+    assert_eq!(process.call("x\n", Duration::from_millis(5000)).unwrap(), "done");
+    let tail = process.stderr_tail();
+    assert!(tail.len() <= 4096 && tail.ends_with("last words\n"), "{} bytes", tail.len());
+}
+
+#[test]
+fn agents_die_with_tickbot_even_by_kill_9() {
+    let dir = TempDir::new().unwrap();
+    let pid_file = dir.path().join("agent.pid");
+    let agent = format!("exec:sh -c 'echo $$ > {}; sleep 300'", pid_file.display());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tickbot"))
+        .current_dir(dir.path())
+        .args(["match", "locm", "--draft", &format!("{agent},icebox"), "--games", "2", "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let give_up = Instant::now() + Duration::from_secs(20);
+    let agent_pid = loop {
+        if let Some(pid) = std::fs::read_to_string(&pid_file).ok().and_then(|text| text.trim().parse::<u32>().ok()) {
+            break pid;
+        }
+        assert!(Instant::now() < give_up, "the agent never started");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(Path::new(&format!("/proc/{agent_pid}")).exists());
+    child.kill().unwrap(); // SIGKILL: tickbot cleans nothing up itself.
+    child.wait().unwrap();
+    assert_group_gone(agent_pid);
+}
+
+/// A LOCM agent in sh that reads each turn's input as the protocol lays
+/// it out and answers every turn with `answer`.
+fn locm_agent(answer: &str) -> AgentSpec {
+    let skip = "i=0; while [ $i -lt $n ]; do read x; i=$((i+1)); done";
+    shell(&format!("while read me; do read them; read h n; {skip}; read n; {skip}; echo '{answer}'; done"))
+}
+
+#[test]
+fn a_locm_agent_plays_whole_games_over_the_contest_protocol() {
+    let config = Config::bundled();
+    let mut seats = LocmSeats::new([Seat::Bots(DraftBot::Icebox, BattleBot::Greedy), Seat::Agent(locm_agent("PASS"))]);
+    for seed in 0..3 {
+        let result = seats.play_out(LocmGame::new(&config, seed));
+        // Passing every turn (and taking the first card) loses to greedy.
+        assert_eq!((result.winner, &result.fault), (0, &None), "seed {seed}");
+        assert!(result.calls > 30, "{} calls", result.calls);
+    }
+}
+
+#[test]
+fn a_garbage_answer_loses_a_locm_game_by_a_protocol_fault() {
+    let config = Config::bundled();
+    let mut seats = LocmSeats::new([Seat::Agent(locm_agent("HELLO")), Seat::Bots(DraftBot::Icebox, BattleBot::Greedy)]);
+    let result = seats.play_out(LocmGame::new(&config, 3));
+    assert_eq!(result.winner, 1);
+    let Some((0, Fault::Protocol { line, .. })) = &result.fault else { panic!("{:?}", result.fault) };
+    assert_eq!(line, "HELLO");
+}
