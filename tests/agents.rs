@@ -13,9 +13,12 @@ use tempfile::TempDir;
 use tickbot::agent::locm::{LocmSeats, Seat};
 use tickbot::agent::{AgentSpec, Exit, Fault, Limits, Process};
 use tickbot::game::Game;
-use tickbot::game::locm::plan::BattleBot;
+use tickbot::game::Status;
 use tickbot::game::locm::plan::draft::DraftBot;
-use tickbot::game::locm::{Config, LocmGame};
+use tickbot::game::locm::plan::seats::LocmBots;
+use tickbot::game::locm::plan::{BattleBot, DraftName};
+use tickbot::game::locm::{Action, Config, LocmGame};
+use tickbot::plan::{Budget, Planner};
 
 /// `sh -c SCRIPT` as an agent, through tickbot's launcher.
 fn shell(script: &str) -> AgentSpec {
@@ -195,4 +198,50 @@ fn a_garbage_answer_loses_a_locm_game_by_a_protocol_fault() {
     assert_eq!(result.winner, 1);
     let Some((0, Fault::Protocol { line, .. })) = &result.fault else { panic!("{:?}", result.fault) };
     assert_eq!(line, "HELLO");
+}
+
+/// `tickbot agent locm` with these bots, as an agent.
+fn tickbot_agent(draft: &str, battle: &str) -> AgentSpec {
+    let tickbot = env!("CARGO_BIN_EXE_tickbot");
+    let mut spec = AgentSpec::parse(&format!("exec:{tickbot} agent locm --draft {draft} --battle {battle}"))
+        .expect("exec:")
+        .expect("a command");
+    // Tests are not timed: a loaded machine must not turn into timeouts.
+    spec.limits.margin = Duration::from_secs(5);
+    spec.launcher = Some(PathBuf::from(tickbot));
+    spec
+}
+
+/// The actions of a whole game played by `planner`.
+fn actions_of(planner: &mut impl Planner<LocmGame>, seed: u64) -> (Vec<Action>, Option<u8>) {
+    let mut game = LocmGame::new(&Config::bundled(), seed);
+    let mut actions = Vec::new();
+    while game.status() == Status::Running {
+        let decision = planner.next_action(&game, &Budget::unlimited()).expect("an action");
+        game.step(decision.action).expect("a legal action");
+        actions.push(decision.action);
+    }
+    (actions, game.winner())
+}
+
+#[test]
+fn tickbot_agent_processes_play_exactly_the_in_process_games() {
+    let pairs = [(("icebox", "greedy"), ("closetai", "max-attack")), (("coac", "pass"), ("chad", "greedy"))];
+    for ((draft0, battle0), (draft1, battle1)) in pairs {
+        for seed in 0..2 {
+            let named = |name: &str| DraftName::from_name(name).unwrap().bot();
+            let battle = |name: &str| BattleBot::named(name).unwrap();
+            let mut in_process = LocmBots::new([named(draft0), named(draft1)], [battle(battle0), battle(battle1)]);
+            let mut agents = LocmSeats::new([
+                Seat::Agent(tickbot_agent(draft0, battle0)),
+                Seat::Agent(tickbot_agent(draft1, battle1)),
+            ]);
+            let (expected, winner) = actions_of(&mut in_process, seed);
+            let (played, agents_winner) = actions_of(&mut agents, seed);
+            assert_eq!(agents.fault(), None);
+            assert_eq!(played.len(), expected.len(), "{draft0} vs {draft1}, seed {seed}");
+            assert_eq!(played, expected, "{draft0} vs {draft1}, seed {seed}");
+            assert_eq!(agents_winner, winner);
+        }
+    }
 }

@@ -4,12 +4,14 @@
 //! process (spawn, calls, ending and reaping); [`launch`] is what the
 //! agent's process does before it becomes the agent (death with tickbot,
 //! limits, the sandbox); [`fault`] is what can go wrong; [`locm`] plays
-//! LOCM seats over the contest protocol.
+//! LOCM seats over the contest protocol; [`serve`] is the other side,
+//! tickbot's bots as a contest-protocol agent.
 
 pub mod fault;
 pub mod launch;
 pub mod locm;
 pub mod process;
+pub mod serve;
 
 pub use self::fault::{Exit, Fault};
 pub use self::process::{AgentSpec, Limits, Process};

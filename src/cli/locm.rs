@@ -121,6 +121,34 @@ pub(crate) struct BenchLocm {
     pub rules: LocmRules,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct ServeLocm {
+    /// The draft bot (names as for `play locm --draft`, one name).
+    #[arg(long, default_value = "closetai")]
+    pub draft: String,
+    /// The battle bot: random, pass, max-attack or greedy.
+    #[arg(long, default_value = "greedy")]
+    pub battle: String,
+    /// Seed of the bots' randomness (random draft or battle bots).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A card list in the referee's format. Default: the bundled LOCM 1.2 list.
+    #[arg(long, value_name = "FILE")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `tickbot agent locm`: one game as one seat over stdin and stdout.
+pub(crate) fn serve(args: ServeLocm) -> Result<Exit, Failure> {
+    let rules = LocmRules { cards: args.cards.clone(), java_seeding: false };
+    let config = rules.config().exit_code(Exit::BadInput)?;
+    let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
+    let battle = BattleBot::named(&args.battle).map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    tickbot::agent::serve::serve_locm(stdin, stdout, &config, &draft, battle, args.seed).exit_code(Exit::BadInput)?;
+    Ok(finished())
+}
+
 /// Reads the drafter of a `genome:FILE` for a list of `n_cards` cards.
 fn read_genome(path: &Path, n_cards: usize) -> anyhow::Result<Genome> {
     let genome = map::read::<Genome>(path)?;

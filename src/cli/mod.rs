@@ -30,7 +30,7 @@ pub(crate) mod support;
 
 use evolve::{EvalDraft, EvolveDraft};
 use flag::{BenchFlag, GenFlag, PlayFlag};
-use locm::{BenchLocm, MatchLocm, PlayLocm};
+use locm::{BenchLocm, MatchLocm, PlayLocm, ServeLocm};
 use pipes::{BenchPipes, GenPipes, PlayPipes};
 use replay::ReplayCommand;
 use run::RunArgs;
@@ -100,6 +100,10 @@ pub(crate) enum Command {
     /// The results step of an evolution run: its winner against every generation, with a chart.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Serve tickbot's own bots as an external agent over a game's protocol on
+    /// stdin and stdout, for another referee (or tickbot's exec:COMMAND) to play.
+    #[command(subcommand)]
+    Agent(AgentGame),
     /// The launcher of external agents (internal: tickbot runs it itself).
     #[command(hide = true, name = "agent-exec")]
     AgentExec(agent::AgentExec),
@@ -166,6 +170,13 @@ pub(crate) enum MatchGame {
 }
 
 #[derive(Debug, Subcommand)]
+pub(crate) enum AgentGame {
+    /// LOCM over the contest protocol (docs/protocols.md): one game, then exit.
+    #[command(after_help = EXIT_CODES)]
+    Locm(ServeLocm),
+}
+
+#[derive(Debug, Subcommand)]
 pub(crate) enum GenGame {
     /// A random solvable Reach the Flag map (a random walk, or with --walk the designer's
     /// long walk with revisits; tiles from its entry counts).
@@ -186,8 +197,10 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         command => command,
     };
     let cli = Cli { command, ..cli };
-    let writes_log =
-        !matches!(cli.command, Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_));
+    let writes_log = !matches!(
+        cli.command,
+        Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_) | Command::Agent(_)
+    );
     let log = LogConfig {
         level: cli.log_level.clone(),
         dir: writes_log.then(|| cli.log_dir.clone()),
@@ -221,6 +234,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Gen(GenGame::Pipes(args)) => pipes::generate(args),
         Command::Evolve(EvolveCommand::Draft(args)) => evolve::evolve(args),
         Command::Eval(EvalCommand::Draft(args)) => evolve::eval(args),
+        Command::Agent(AgentGame::Locm(args)) => locm::serve(args),
         Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
     }
 }

@@ -15,6 +15,7 @@ pub mod cards;
 pub(crate) mod config;
 pub(crate) mod draft;
 pub(crate) mod java_random;
+pub mod observe;
 pub(crate) mod picture;
 pub mod plan;
 pub mod protocol;
