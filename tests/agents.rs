@@ -245,3 +245,46 @@ fn tickbot_agent_processes_play_exactly_the_in_process_games() {
         }
     }
 }
+
+/// The replay `play` records with `args`.
+fn play_and_read(dir: &Path, name: &str, args: &[&str]) -> tickbot::replay::Replay {
+    let file = format!("{name}.tbr");
+    crate::support::tickbot(dir).args(args).args(["--record", &file]).assert().success();
+    tickbot::replay::decode(&std::fs::read(dir.join(&file)).unwrap()).expect("a replay")
+}
+
+#[test]
+fn the_json_lines_games_played_by_tickbot_agent_processes_record_the_in_process_replays() {
+    let dir = TempDir::new().unwrap();
+    let tickbot = env!("CARGO_BIN_EXE_tickbot");
+    let flag_map = crate::support::repo_path("maps/flag/round-03.txt");
+    let pipes_map = crate::support::repo_path("maps/pipes/10x10-flat.txt");
+    let (flag_map, pipes_map) = (flag_map.to_str().unwrap(), pipes_map.to_str().unwrap());
+    let cases: [(&str, Vec<&str>, Vec<&str>); 4] = [
+        ("snake", vec!["--size", "8x8", "--seed", "5"], vec!["--planner", "bfs-tail"]),
+        ("snake", vec!["--size", "6x6", "--seed", "2"], vec!["--planner", "cycle"]),
+        ("flag", vec!["--map", flag_map, "--seed", "1"], vec!["--planner", "exact"]),
+        ("pipes", vec!["--map", pipes_map, "--seed", "1"], vec!["--planner", "solve"]),
+    ];
+    for (index, (game, level, planner)) in cases.iter().enumerate() {
+        let mut in_process = vec!["play", game];
+        in_process.extend(level.iter().chain(planner));
+        let expected = play_and_read(dir.path(), &format!("in-{index}"), &in_process);
+        let agent = format!("{tickbot} agent {game} {}", planner.join(" "));
+        let mut external = vec!["play", game];
+        external.extend(level.iter().chain(&["--agent", agent.as_str()]));
+        let played = play_and_read(dir.path(), &format!("agent-{index}"), &external);
+        assert!(expected.frames.len() > 1, "{game}: {} frames", expected.frames.len());
+        assert_eq!(played.frames, expected.frames, "{game} {planner:?}");
+        assert_eq!(played.header.planner.name, "agent");
+    }
+}
+
+#[test]
+fn a_json_lines_agent_that_answers_an_illegal_code_fails_its_game_with_the_reason() {
+    let dir = TempDir::new().unwrap();
+    crate::support::tickbot(dir.path())
+        .args(["play", "snake", "--size", "6x6", "--agent", "sh -c 'read header; while read line; do echo 99; done'"])
+        .assert()
+        .stdout(predicates::str::contains("protocol: not a legal action now: \"99\""));
+}

@@ -4,10 +4,12 @@
 //! process (spawn, calls, ending and reaping); [`launch`] is what the
 //! agent's process does before it becomes the agent (death with tickbot,
 //! limits, the sandbox); [`fault`] is what can go wrong; [`locm`] plays
-//! LOCM seats over the contest protocol; [`serve`] is the other side,
+//! LOCM seats over the contest protocol, [`json`] the other games over
+//! JSON lines; [`serve`] is the other side,
 //! tickbot's bots as a contest-protocol agent.
 
 pub mod fault;
+pub mod json;
 pub mod launch;
 pub mod locm;
 pub mod process;

@@ -8,10 +8,13 @@ use std::time::Duration;
 
 use clap::Args;
 
+use tickbot::agent::json::{JsonAgent, serve_json};
 use tickbot::agent::launch::{self, LaunchArgs};
 use tickbot::agent::{AgentSpec, Limits};
+use tickbot::game::{GameSpec, Replayable};
+use tickbot::plan::Planner;
 
-use super::support::{Exit, Failure};
+use super::support::{Exit, ExitOnError, Failure, finished};
 
 /// `tickbot agent-exec --parent PID [--memory BYTES] [--cpu SECONDS] [--sandbox] -- PROGRAM ARGS...`
 #[derive(Debug, Args)]
@@ -80,4 +83,30 @@ impl AgentArgs {
         spec.launcher = Some(std::env::current_exe()?);
         Ok(Some(spec))
     }
+}
+
+/// The external agent `--agent COMMAND` names, as a planner of `G` for
+/// the game of `seed` on `config` (none when `--agent` was not given).
+pub(crate) fn json_agent<G: Replayable>(
+    command: Option<&str>,
+    call_ms: u64,
+    seed: u64,
+    config: &G::Config,
+) -> Result<Option<JsonAgent<G>>, Failure> {
+    let Some(command) = command else { return Ok(None) };
+    let parsed = AgentSpec::parse(&format!("exec:{command}")).expect("an exec: prefix");
+    let mut spec = parsed.map_err(anyhow::Error::msg).exit_code(Exit::BadInput)?;
+    spec.launcher = Some(std::env::current_exe().exit_code(Exit::Runtime)?);
+    Ok(Some(JsonAgent::new(spec, Duration::from_millis(call_ms), seed, config)))
+}
+
+/// `tickbot agent GAME` for the JSON-lines games: plays one game for the
+/// referee on stdin and stdout with the planner `make` makes.
+pub(crate) fn serve<G: Replayable, P: Planner<G>>(
+    config: impl FnOnce(GameSpec) -> Option<G::Config>,
+    make: impl FnOnce(&G::Config) -> P,
+) -> Result<Exit, Failure> {
+    let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    serve_json::<G, P>(stdin, stdout, config, |config| Ok(make(config))).exit_code(Exit::BadInput)?;
+    Ok(finished())
 }

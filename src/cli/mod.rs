@@ -174,6 +174,15 @@ pub(crate) enum AgentGame {
     /// LOCM over the contest protocol (docs/protocols.md): one game, then exit.
     #[command(after_help = EXIT_CODES)]
     Locm(ServeLocm),
+    /// Snake over the JSON-lines protocol (docs/protocols.md): one game, then exit.
+    #[command(after_help = EXIT_CODES)]
+    Snake(snake::ServeSnake),
+    /// Reach the Flag over the JSON-lines protocol.
+    #[command(after_help = EXIT_CODES)]
+    Flag(flag::ServeFlag),
+    /// The pipe puzzle over the JSON-lines protocol.
+    #[command(after_help = EXIT_CODES)]
+    Pipes(pipes::ServePipes),
 }
 
 #[derive(Debug, Subcommand)]
@@ -235,6 +244,9 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Evolve(EvolveCommand::Draft(args)) => evolve::evolve(args),
         Command::Eval(EvalCommand::Draft(args)) => evolve::eval(args),
         Command::Agent(AgentGame::Locm(args)) => locm::serve(args),
+        Command::Agent(AgentGame::Snake(args)) => snake::serve(args),
+        Command::Agent(AgentGame::Flag(args)) => flag::serve(args),
+        Command::Agent(AgentGame::Pipes(args)) => pipes::serve(args),
         Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
     }
 }
