@@ -628,7 +628,8 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     // Sessions and the tools that play many games.
     &["session::**", "bench::**", "evolve::**", "view::**"],
     // Replays, fan-out over threads, the pattern databases' disk cache, and
-    // the pipe puzzle's generator (it solves what it makes).
+    // the pipe puzzle's generator (it solves what it makes), and external
+    // agents (programs that play as planners).
     &["replay::**", "par", "pdb_cache", "game::pipes::generate", "agent::**"],
     // Each game's planners.
     &["game::*::plan::**"],
