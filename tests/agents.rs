@@ -288,3 +288,35 @@ fn a_json_lines_agent_that_answers_an_illegal_code_fails_its_game_with_the_reaso
         .assert()
         .stdout(predicates::str::contains("protocol: not a legal action now: \"99\""));
 }
+
+#[test]
+fn a_sandboxed_agent_cannot_connect_or_write_outside_its_directory() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let outside = TempDir::new().unwrap();
+    let target = outside.path().join("escaped");
+    let script = format!(
+        "read line; \
+         if echo x > {target}; then w=wrote-outside; else w=no-write-outside; fi; \
+         if echo y > inside; then i=wrote-inside; else i=no-write-inside; fi; \
+         if bash -c 'echo hi > /dev/tcp/127.0.0.1/{port}' 2>/dev/null; then n=connected; else n=no-connect; fi; \
+         echo \"$w $i $n $(env | cut -d= -f1 | sort | tr '\\n' ,)\"",
+        target = target.display()
+    );
+    let mut open = shell(&script);
+    // Unsandboxed, the same script does escape: the test can fail.
+    let scratch = TempDir::new().unwrap();
+    open.dir = Some(scratch.path().to_path_buf());
+    let mut process = Process::spawn(&open).unwrap();
+    let answer = process.call("go\n", Duration::from_secs(10)).unwrap();
+    assert!(answer.starts_with("wrote-outside wrote-inside connected"), "{answer}");
+    drop(process);
+    std::fs::remove_file(&target).unwrap();
+    open.limits.sandbox = true;
+    let mut process = Process::spawn(&open).unwrap();
+    let answer = process.call("go\n", Duration::from_secs(10)).unwrap();
+    // The environment is what tickbot names (sh adds PWD itself).
+    let expected = "no-write-outside wrote-inside no-connect HOME,PATH,PWD,TMPDIR,";
+    assert_eq!(answer, expected, "stderr: {}", process.stderr_tail());
+    assert!(!target.exists());
+}
