@@ -320,3 +320,21 @@ fn a_sandboxed_agent_cannot_connect_or_write_outside_its_directory() {
     assert_eq!(answer, expected, "stderr: {}", process.stderr_tail());
     assert!(!target.exists());
 }
+
+#[test]
+fn play_locm_takes_a_program_for_a_seat_and_records_the_in_process_replay() {
+    let dir = TempDir::new().unwrap();
+    let tickbot = env!("CARGO_BIN_EXE_tickbot");
+    let bots = ["--battle", "greedy,max-attack", "--seed", "3"];
+    let mut in_process = vec!["play", "locm", "--draft", "icebox,closetai"];
+    in_process.extend(bots);
+    let expected = play_and_read(dir.path(), "in", &in_process);
+    let seat0 = format!("exec:{tickbot} agent locm --draft icebox --battle greedy,closetai");
+    let mut external = vec!["play", "locm", "--draft", seat0.as_str(), "--agent-margin", "5000"];
+    external.extend(bots);
+    let played = play_and_read(dir.path(), "agent", &external);
+    assert_eq!(played.frames, expected.frames);
+    let params = &played.header.planner.params;
+    assert!(params.iter().any(|(name, value)| name == "agent0" && value.ends_with("--battle greedy")), "{params:?}");
+    crate::support::tickbot(dir.path()).args(["replay", "verify", "agent.tbr"]).assert().success();
+}

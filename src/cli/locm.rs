@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use clap::Args;
 
+use tickbot::agent::locm::{LocmSeats, Seat};
 use tickbot::bench::{self, LocmSide};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::plan::draft::DraftBot;
@@ -66,6 +67,8 @@ pub(crate) struct LocmArgs {
 pub(crate) struct PlayLocm {
     #[command(flatten)]
     pub locm: LocmArgs,
+    #[command(flatten)]
+    pub agents: AgentArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -186,6 +189,18 @@ impl LocmArgs {
 
 pub(crate) fn play(args: PlayLocm) -> Result<Exit, Failure> {
     let config = Arc::new(args.locm.rules.config().exit_code(Exit::BadInput)?);
+    let (drafts, battles) = args.locm.planner.seat_names().map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
+    if drafts.iter().any(|name| name.starts_with("exec:")) {
+        // A program plays a seat (draft and battle) over the contest protocol.
+        let seat = |seat: usize| -> anyhow::Result<Seat> {
+            Ok(match args.agents.spec(drafts[seat])? {
+                Some(spec) => Seat::Agent(spec),
+                None => Seat::Bots(draft_bot(drafts[seat], config.table().len())?, BattleBot::named(battles[seat])?),
+            })
+        };
+        let seats = [seat(0).exit_code(Exit::BadInput)?, seat(1).exit_code(Exit::BadInput)?];
+        return play_one::<LocmGame, _>(config, move || LocmSeats::new(seats.clone()), &args.options);
+    }
     let bots = args.locm.bots(config.table().len()).exit_code(Exit::BadInput)?;
     play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
 }
