@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use nix::sys::wait::{WaitPidFlag, WaitStatus, waitpid};
 use nix::unistd::Pid;
+use predicates::prelude::*;
 use tempfile::TempDir;
 use tickbot::agent::locm::{LocmSeats, Seat};
 use tickbot::agent::{AgentSpec, Exit, Fault, Limits, Process};
@@ -337,4 +338,34 @@ fn play_locm_takes_a_program_for_a_seat_and_records_the_in_process_replay() {
     let params = &played.header.planner.params;
     assert!(params.iter().any(|(name, value)| name == "agent0" && value.ends_with("--battle greedy")), "{params:?}");
     crate::support::tickbot(dir.path()).args(["replay", "verify", "agent.tbr"]).assert().success();
+}
+
+#[test]
+fn run_locm_plays_programs_for_a_seat_and_a_fault_aborts_the_game_with_its_reason() {
+    let dir = TempDir::new().unwrap();
+    let tickbot = env!("CARGO_BIN_EXE_tickbot");
+    let seat0 = format!("exec:{tickbot} agent locm --draft icebox --battle greedy,closetai");
+    crate::support::tickbot(dir.path())
+        .args(["run", "--games", "2", "--jobs", "1", "--out", "good", "locm", "--draft", &seat0])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("finished 2 games").and(predicates::str::contains("failed 0")));
+    crate::support::tickbot(dir.path())
+        .args([
+            "run",
+            "--games",
+            "1",
+            "--jobs",
+            "1",
+            "--out",
+            "bad",
+            "locm",
+            "--draft",
+            "exec:sh -c 'read x; exit 7',icebox",
+        ])
+        .assert()
+        .stdout(predicates::str::contains("aborted 1"));
+    let results = std::fs::read_to_string(dir.path().join("bad/results.jsonl")).unwrap();
+    assert!(results.contains("player 0: crash: exited with status 7"), "{results}");
+    crate::support::tickbot(dir.path()).args(["replay", "verify", "good/replays"]).assert().success();
 }

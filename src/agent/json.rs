@@ -134,7 +134,7 @@ impl<G: Replayable> Planner<G> for JsonAgent<G> {
                 if let Some(process) = self.process.as_mut() {
                     process.end();
                 }
-                Err(PlanError::GaveUp(format!("agent {}: {fault}", fault.kind())))
+                Err(PlanError::GaveUp(format!("agent: {fault}")))
             }
         }
     }

@@ -234,7 +234,7 @@ impl Planner<LocmGame> for LocmSeats {
                 let kind = if matches!(action, Action::Pick(_)) { "draft" } else { "battle" };
                 Ok(Decision { action, planned: Some(PlanStats { kind, nodes, plan_len: 1, ..PlanStats::default() }) })
             }
-            Err((seat, fault)) => Err(PlanError::GaveUp(format!("player {seat} {}: {fault}", fault.kind()))),
+            Err((seat, fault)) => Err(PlanError::GaveUp(format!("player {seat}: {fault}"))),
         }
     }
 }

@@ -67,6 +67,13 @@ pub(crate) struct AgentArgs {
     pub sandbox: bool,
 }
 
+impl Default for AgentArgs {
+    /// The flags' defaults, for commands that do not take them (`run`).
+    fn default() -> AgentArgs {
+        AgentArgs { agent_margin: 50, agent_memory: None, agent_cpu: None, sandbox: false }
+    }
+}
+
 impl AgentArgs {
     /// The agent `name` stands for, if it is `exec:COMMAND`; an error for
     /// an `exec:` that names no program.

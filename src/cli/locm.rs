@@ -187,18 +187,26 @@ impl LocmArgs {
     }
 }
 
+/// The seats `--draft` names when either is `exec:COMMAND` (a program
+/// that plays that seat over the contest protocol); `None` when both are
+/// tickbot's bots.
+fn agent_seats(locm: &LocmArgs, agents: &AgentArgs, n_cards: usize) -> anyhow::Result<Option<[Seat; 2]>> {
+    let (drafts, battles) = locm.planner.seat_names()?;
+    if !drafts.iter().any(|name| name.starts_with("exec:")) {
+        return Ok(None);
+    }
+    let seat = |seat: usize| -> anyhow::Result<Seat> {
+        Ok(match agents.spec(drafts[seat])? {
+            Some(spec) => Seat::Agent(spec),
+            None => Seat::Bots(draft_bot(drafts[seat], n_cards)?, BattleBot::named(battles[seat])?),
+        })
+    };
+    Ok(Some([seat(0)?, seat(1)?]))
+}
+
 pub(crate) fn play(args: PlayLocm) -> Result<Exit, Failure> {
     let config = Arc::new(args.locm.rules.config().exit_code(Exit::BadInput)?);
-    let (drafts, battles) = args.locm.planner.seat_names().map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
-    if drafts.iter().any(|name| name.starts_with("exec:")) {
-        // A program plays a seat (draft and battle) over the contest protocol.
-        let seat = |seat: usize| -> anyhow::Result<Seat> {
-            Ok(match args.agents.spec(drafts[seat])? {
-                Some(spec) => Seat::Agent(spec),
-                None => Seat::Bots(draft_bot(drafts[seat], config.table().len())?, BattleBot::named(battles[seat])?),
-            })
-        };
-        let seats = [seat(0).exit_code(Exit::BadInput)?, seat(1).exit_code(Exit::BadInput)?];
+    if let Some(seats) = agent_seats(&args.locm, &args.agents, config.table().len()).exit_code(Exit::BadInput)? {
         return play_one::<LocmGame, _>(config, move || LocmSeats::new(seats.clone()), &args.options);
     }
     let bots = args.locm.bots(config.table().len()).exit_code(Exit::BadInput)?;
@@ -213,7 +221,11 @@ pub(crate) fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn E
         rules.cards = cards.map(Path::to_path_buf).or(rules.cards);
         rules.config()
     })?;
-    let bots = locm.bots(levels[0].1.table().len())?;
+    let n_cards = levels[0].1.table().len();
+    if let Some(seats) = agent_seats(&locm, &AgentArgs::default(), n_cards)? {
+        return Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| LocmSeats::new(seats.clone())));
+    }
+    let bots = locm.bots(n_cards)?;
     Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
 }
 

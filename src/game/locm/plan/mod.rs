@@ -45,8 +45,8 @@ pub struct PlannerArgs {
     /// Player 0's and player 1's draft bots: random, max-attack, closetai, icebox,
     /// coac, chad, evolved (the bundled evolved genome), or genome:FILE (one priority
     /// per card, highest of the three is picked; `tickbot evolve draft` writes them).
-    /// In `play locm`, exec:COMMAND: a program that plays that seat's whole game
-    /// over the LOCM contest protocol (docs/protocols.md).
+    /// In `play locm` and `run locm`, exec:COMMAND: a program that plays that seat's
+    /// whole game over the LOCM contest protocol (docs/protocols.md).
     #[arg(long, value_name = "A,B", default_value = DEFAULT_DRAFT)]
     pub(crate) draft: String,
     /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
