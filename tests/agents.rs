@@ -369,3 +369,18 @@ fn run_locm_plays_programs_for_a_seat_and_a_fault_aborts_the_game_with_its_reaso
     assert!(results.contains("player 0: crash: exited with status 7"), "{results}");
     crate::support::tickbot(dir.path()).args(["replay", "verify", "good/replays"]).assert().success();
 }
+
+#[test]
+fn a_cpu_time_limit_ends_an_agent_that_spins() {
+    let mut spec = shell("read line; while :; do :; done");
+    spec.limits.cpu_seconds = Some(1);
+    let mut process = Process::spawn(&spec).unwrap();
+    let pgid = process.id();
+    // A long call: the limit is CPU time, which a loaded machine hands out slowly.
+    match process.call("go\n", Duration::from_secs(60)) {
+        Err(Fault::Crash(Exit::Signal(signal))) => assert!(signal == 24 || signal == 9, "signal {signal}"),
+        other => panic!("{other:?}"),
+    }
+    drop(process);
+    assert_group_gone(pgid);
+}
