@@ -19,6 +19,7 @@
 //! assert_eq!(reproduced.ticks as usize, recorded.frames.len());
 //! ```
 
+pub mod agent;
 pub mod analysis;
 pub mod bench;
 pub mod evolve;

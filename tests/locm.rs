@@ -10,6 +10,7 @@ use tickbot::game::locm::battle::Move;
 use tickbot::game::locm::plan::draft::DraftBot;
 use tickbot::game::locm::plan::seats::LocmBots;
 use tickbot::game::locm::plan::{BattleBot, DraftName};
+use tickbot::game::locm::protocol;
 use tickbot::game::locm::view::View;
 use tickbot::game::locm::{Action, Config, DeckRandomness, JavaSeeds, LocmGame};
 use tickbot::game::{Game, Status};
@@ -54,29 +55,19 @@ fn parse_match(line: &str) -> RecordedMatch {
     RecordedMatch { seeds, turns, winner }
 }
 
-fn normalise(text: &str) -> Vec<&str> {
-    text.lines().map(str::trim_end).filter(|line| !line.is_empty()).collect()
-}
-
-/// Parses one referee command as the Java referee does; `None` for text it
-/// would reject outright (none occurs in the dataset).
-fn parse_command(text: &str) -> Option<Action> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let number = |index: usize| words.get(index).and_then(|word| word.parse::<i64>().ok());
-    let target = |value: i64| if value == -1 { Some(0) } else { u8::try_from(value).ok().filter(|&id| id > 0) };
-    match *words.first()? {
-        "PICK" => Some(Action::Pick(u8::try_from(number(1)?).ok()?)),
-        "PASS" => None,
-        "SUMMON" => Some(Action::Battle(Move::Summon {
-            instance: u8::try_from(number(1)?).ok()?,
-            lane: u8::try_from(number(2)?).ok()?,
-        })),
-        "ATTACK" => {
-            Some(Action::Battle(Move::Attack { attacker: u8::try_from(number(1)?).ok()?, target: target(number(2)?)? }))
-        }
-        "USE" => Some(Action::Battle(Move::Use { item: u8::try_from(number(1)?).ok()?, target: target(number(2)?)? })),
-        _ => None,
-    }
+/// Whether `ours` is what the referee sent, as the recording shows it:
+/// every line byte for byte, but for the trailing spaces of the last line,
+/// which the recording trimmed.
+fn same_input(ours: &str, recorded: &str) -> bool {
+    let ours: Vec<&str> = ours.strip_suffix('\n').unwrap_or(ours).split('\n').collect();
+    let recorded: Vec<&str> = recorded.strip_suffix('\n').unwrap_or(recorded).split('\n').collect();
+    let last = ours.len().saturating_sub(1);
+    ours.len() == recorded.len()
+        && ours.iter().zip(&recorded).enumerate().all(
+            |(index, (a, b))| {
+                if index == last { a.trim_end() == b.trim_end() } else { a == b }
+            },
+        )
 }
 
 /// Replays a match; `Err` describes the first difference. `show` turns the
@@ -97,21 +88,24 @@ fn replay_match(
             return Err(format!("turn {turn_index}: player {} to move, recording has {player}", game.player_to_move()));
         }
         let ours = show(&game.view(), &game);
-        if normalise(&ours) != normalise(input) {
+        if !same_input(&ours, input) {
             return Err(format!("turn {turn_index} (player {player}):\nours:\n{ours}\nrecorded:\n{input}"));
         }
-        if matches!(game.view(), View::Draft(_)) {
-            let Some(action @ Action::Pick(_)) = parse_command(output.trim()) else {
-                return Err(format!("turn {turn_index}: unexpected draft output {output:?}"));
-            };
-            game.step(action).map_err(|error| error.to_string())?;
+        if let View::Draft(draft) = game.view() {
+            let index = protocol::parse_draft(output.trim_end(), draft.choices())
+                .map_err(|error| format!("turn {turn_index}: draft output {output:?}: {error}"))?;
+            game.step(Action::Pick(index)).map_err(|error| error.to_string())?;
             continue;
         }
-        for command in output.split(';') {
-            let Some(action) = parse_command(command) else { continue };
+        let commands = protocol::parse_turn(output).map_err(|error| format!("turn {turn_index}: {error}"))?;
+        for command in commands {
             // The referee skips an action that is not legal now.
-            if game.step(action).is_ok() {
-                n_actions += 1;
+            match command.action() {
+                Some(action) if game.is_legal(action) => {
+                    game.step(action).map_err(|error| error.to_string())?;
+                    n_actions += 1;
+                }
+                _ => {}
             }
             if game.status() != Status::Running {
                 break;
@@ -137,7 +131,7 @@ fn java_config() -> Config {
 }
 
 fn referee_text(view: &View, game: &LocmGame) -> String {
-    view.referee_input(game.table())
+    protocol::turn_input(view, game.table())
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The one integration-test binary: golden replays, record/verify properties,
 //! the CLI end to end, and the architecture's invariants.
 
+mod agents;
 mod analysis;
 mod cli;
 mod docs;

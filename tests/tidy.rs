@@ -602,6 +602,8 @@ const BINARY_LAYERS: &[&[&str]] = &[
         "cli::pipes",
         "cli::locm",
     ],
+    // External agents: the launcher, and the `exec:` flags the games share.
+    &["cli::agent"],
     // What the commands share, re-exported from the files below.
     &["cli::support"],
     &["cli::support::session"],
@@ -628,8 +630,9 @@ const LIBRARY_LAYERS: &[&[&str]] = &[
     // Sessions and the tools that play many games.
     &["session::**", "bench::**", "evolve::**", "view::**"],
     // Replays, fan-out over threads, the pattern databases' disk cache, and
-    // the pipe puzzle's generator (it solves what it makes).
-    &["replay::**", "par", "pdb_cache", "game::pipes::generate"],
+    // the pipe puzzle's generator (it solves what it makes), and external
+    // agents (programs that play as planners).
+    &["replay::**", "par", "pdb_cache", "game::pipes::generate", "agent::**"],
     // Each game's planners.
     &["game::*::plan::**"],
     // The planner machinery every planner shares.

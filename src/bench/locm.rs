@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use crate::agent::locm::{LocmSeats, Seat, SeatsResult};
 use crate::game::Game;
 use crate::game::locm::plan::BattleBot;
 use crate::game::locm::plan::draft::DraftBot;
@@ -113,7 +114,18 @@ pub struct LocmMatchReport {
     pub threads: usize,
     /// Ctrl-C stopped the match: the figures cover the games played.
     pub interrupted: bool,
+    /// Games A and B lost by a fault of their agent (timeout, crash, an
+    /// answer that is not the protocol's), counted in the wins above.
+    pub faults_a: u64,
+    pub faults_b: u64,
+    /// The first few faults: game index, side, player and reason.
+    pub fault_examples: Vec<String>,
+    /// Answers read from agents in all.
+    pub agent_calls: u64,
 }
+
+/// How many faults a report describes.
+const FAULT_EXAMPLES: usize = 10;
 
 /// Drafter A against drafter B over `n_pairs` drafts (at least one), each
 /// played twice with the seats swapped (same seed: same triples and shuffle
@@ -127,21 +139,76 @@ pub fn play_match(
     master_seed: u64,
     workers: &Workers,
 ) -> LocmMatchReport {
+    let sides = [Side::Bots(draft_a.clone()), Side::Bots(draft_b.clone())];
+    play_sides(config, &sides, battle, n_pairs, master_seed, workers)
+}
+
+/// One side of a match: a drafter (with the seat's battle bot), or an
+/// external agent that plays its seat's whole game.
+#[derive(Clone, Debug)]
+pub enum Side {
+    Bots(DraftBot),
+    Agent(crate::agent::AgentSpec),
+}
+
+impl Side {
+    fn seat(&self, battle: BattleBot) -> Seat {
+        match self {
+            Side::Bots(draft) => Seat::Bots(draft.clone(), battle),
+            Side::Agent(spec) => Seat::Agent(spec.clone()),
+        }
+    }
+}
+
+/// [`play_match`] between two sides, either of which may be an agent.
+pub fn play_sides(
+    config: &Config,
+    sides: &[Side; 2],
+    battle: [BattleBot; 2],
+    n_pairs: u64,
+    master_seed: u64,
+    workers: &Workers,
+) -> LocmMatchReport {
+    let [a, b] = sides;
     let n_games = 2 * n_pairs.max(1);
     workers.progress.set_total(n_games);
-    let make = || seatings(draft_a, draft_b, battle);
-    let play = |bots: &mut (LocmBots, LocmBots), index: u64| play_in_match(config, bots, master_seed, index);
+    let make = || {
+        (LocmSeats::new([a.seat(battle[0]), b.seat(battle[1])]), LocmSeats::new([b.seat(battle[0]), a.seat(battle[1])]))
+    };
+    let play = |(a_first, b_first): &mut (LocmSeats, LocmSeats), index: u64| {
+        let seed = derive_seed(master_seed, index / 2);
+        let seats = if index % 2 == 0 { a_first } else { b_first };
+        seats.play_out(LocmGame::new(config, seed))
+    };
     let gathered = map_indexed(n_games, workers, make, play);
     // Game 2k has A in seat 0, game 2k+1 in seat 1.
-    let won_by_a = |&(index, winner): &(u64, u8)| u64::from(winner) == index % 2;
+    let won_by_a = |(index, result): &(u64, SeatsResult)| u64::from(result.winner) == index % 2;
     let wins_a_first = gathered.results.iter().filter(|game| game.0 % 2 == 0 && won_by_a(game)).count() as u64;
     let wins_a_second = gathered.results.iter().filter(|game| game.0 % 2 == 1 && won_by_a(game)).count() as u64;
     let played = gathered.results.len() as u64;
     let wins_a = wins_a_first + wins_a_second;
     let (ci95_low, ci95_high) = wilson_interval(wins_a, played).unwrap_or((0.0, 1.0));
+    let (mut faults_a, mut faults_b, mut fault_examples) = (0, 0, Vec::new());
+    for (index, result) in &gathered.results {
+        let Some((seat, fault)) = &result.fault else { continue };
+        let a_at_fault = u64::from(*seat) == index % 2;
+        if a_at_fault {
+            faults_a += 1
+        } else {
+            faults_b += 1
+        }
+        if fault_examples.len() < FAULT_EXAMPLES {
+            let side = if a_at_fault { "A" } else { "B" };
+            fault_examples.push(format!("game {index}: {side} (player {seat}) {fault}"));
+        }
+    }
+    let side_name = |side: &Side| match side {
+        Side::Bots(draft) => draft.name().to_string(),
+        Side::Agent(spec) => format!("exec:{}", spec.command_line()),
+    };
     LocmMatchReport {
-        draft_a: draft_a.name().to_string(),
-        draft_b: draft_b.name().to_string(),
+        draft_a: side_name(a),
+        draft_b: side_name(b),
         battle: format!("{},{}", battle[0].name(), battle[1].name()),
         games: played,
         seed: master_seed,
@@ -156,6 +223,10 @@ pub fn play_match(
         games_per_cpu_sec: rate(gathered.results.len(), gathered.cpu_seconds),
         threads: gathered.threads,
         interrupted: gathered.stopped_early(),
+        faults_a,
+        faults_b,
+        fault_examples,
+        agent_calls: gathered.results.iter().map(|(_, result)| result.calls).sum(),
     }
 }
 

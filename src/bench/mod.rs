@@ -20,7 +20,8 @@ pub use flag::{
     FlagSearchMapReport, FlagSearchSizeReport, bench_flag_exact, bench_flag_ga, bench_flag_search,
 };
 pub use locm::{
-    LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
+    LocmBenchReport, LocmMatchReport, Side as LocmSide, bench_locm, play_game as play_locm_game,
+    play_match as play_locm_match, play_sides as play_locm_sides,
 };
 pub use locm_sprt::{LocmSprtReport, SprtMatch, play_sprt_match};
 pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};

@@ -17,6 +17,14 @@ pub(crate) struct PlayArgs {
     /// numbers draw them from it too).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// An external agent plays instead of the planner: COMMAND speaks the JSON-lines
+    /// protocol (docs/protocols.md), split into words as a shell would but run
+    /// without one.
+    #[arg(long, value_name = "COMMAND")]
+    pub agent: Option<String>,
+    /// The agent's time limit per call, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000, requires = "agent")]
+    pub agent_call_ms: u64,
     /// Write the replay to this file.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,

@@ -18,6 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::agent::json_agent;
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
@@ -67,6 +68,13 @@ pub(crate) fn play(args: PlayFlag) -> Result<Exit, Failure> {
     args.flag.planner.check().exit_code(Exit::BadInput)?;
     let level = Arc::new(level);
     let planner_level = Arc::clone(&level);
+    let options = &args.options;
+    if let Some(agent) = json_agent::<FlagGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
+    {
+        let agent = std::sync::Mutex::new(Some(agent));
+        let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
+        return play_one::<FlagGame, _>(level, take, options);
+    }
     play_one::<FlagGame, _>(level, move || args.flag.planner.make(&planner_level), &args.options)
 }
 
@@ -469,4 +477,19 @@ pub(crate) fn generate(args: GenFlag) -> Result<Exit, Failure> {
 fn solution_path(map: &Path) -> PathBuf {
     let stem = map.file_stem().map_or_else(|| "map".into(), |stem| stem.to_string_lossy().into_owned());
     map.with_file_name(format!("{stem}.solution.txt"))
+}
+
+/// `tickbot agent flag`: the planner these flags name, for a JSON-lines referee.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeFlag {
+    #[command(flatten)]
+    pub planner: PlannerArgs,
+}
+
+pub(crate) fn serve(args: ServeFlag) -> Result<Exit, Failure> {
+    let config = |spec| match spec {
+        tickbot::game::GameSpec::Flag(config) => Some(config),
+        _ => None,
+    };
+    super::agent::serve::<FlagGame, _>(config, |config| args.planner.make(config))
 }

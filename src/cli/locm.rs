@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use clap::Args;
 
-use tickbot::bench;
+use tickbot::agent::locm::{LocmSeats, Seat};
+use tickbot::bench::{self, LocmSide};
 use tickbot::game::locm::cards::{BUNDLED_CARDLIST, CardTable};
 use tickbot::game::locm::plan::draft::DraftBot;
 use tickbot::game::locm::plan::genome::Genome;
@@ -23,6 +24,7 @@ use tickbot::sprt::{LlrGauge, SprtSpec};
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::agent::AgentArgs;
 use super::common::{Levels, PlayArgs};
 use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, llr_status, play_one, print_json,
@@ -68,12 +70,16 @@ pub(crate) struct PlayLocm {
     #[command(flatten)]
     pub locm: LocmArgs,
     #[command(flatten)]
+    pub agents: AgentArgs,
+    #[command(flatten)]
     pub options: PlayArgs,
 }
 
 #[derive(Debug, Args)]
 pub(crate) struct MatchLocm {
-    /// Drafter A and drafter B (names as for `play locm --draft`).
+    /// Drafter A and drafter B (names as for `play locm --draft`). Either may be
+    /// exec:COMMAND, a program speaking the LOCM contest protocol that plays its
+    /// seat's whole game (draft and battle; its --battle bot is not used).
     #[arg(long, value_name = "A,B")]
     pub draft: String,
     /// The battle bot of both seats, or one per seat as A,B.
@@ -103,6 +109,8 @@ pub(crate) struct MatchLocm {
     pub json: bool,
     #[command(flatten)]
     pub rules: LocmRules,
+    #[command(flatten)]
+    pub agents: AgentArgs,
 }
 
 #[derive(Debug, Args)]
@@ -127,6 +135,34 @@ pub(crate) struct BenchLocm {
     pub rules: LocmRules,
 }
 
+#[derive(Debug, Args)]
+pub(crate) struct ServeLocm {
+    /// The draft bot (names as for `play locm --draft`, one name).
+    #[arg(long, default_value = "closetai")]
+    pub draft: String,
+    /// The battle bot: random, pass, max-attack or greedy.
+    #[arg(long, default_value = "greedy")]
+    pub battle: String,
+    /// Seed of the bots' randomness (random draft or battle bots).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// A card list in the referee's format. Default: the bundled LOCM 1.2 list.
+    #[arg(long, value_name = "FILE")]
+    pub cards: Option<PathBuf>,
+}
+
+/// `tickbot agent locm`: one game as one seat over stdin and stdout.
+pub(crate) fn serve(args: ServeLocm) -> Result<Exit, Failure> {
+    let rules = LocmRules { cards: args.cards.clone(), java_seeding: false };
+    let config = rules.config().exit_code(Exit::BadInput)?;
+    let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
+    let battle = BattleBot::named(&args.battle).map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
+    let stdin = std::io::stdin().lock();
+    let stdout = std::io::stdout().lock();
+    tickbot::agent::serve::serve_locm(stdin, stdout, &config, &draft, battle, args.seed).exit_code(Exit::BadInput)?;
+    Ok(finished())
+}
+
 /// Reads the drafter of a `genome:FILE` for a list of `n_cards` cards.
 fn read_genome(path: &Path, n_cards: usize) -> anyhow::Result<Genome> {
     let genome = map::read::<Genome>(path)?;
@@ -140,12 +176,18 @@ fn draft_bot(name: &str, n_cards: usize) -> anyhow::Result<DraftBot> {
 }
 
 impl MatchLocm {
-    /// Drafter A, drafter B, and the battle bots of seat 0 and seat 1.
-    fn bots(&self, n_cards: usize) -> anyhow::Result<(DraftBot, DraftBot, [BattleBot; 2])> {
+    /// Side A, side B, and the battle bots of seat 0 and seat 1.
+    fn sides(&self, n_cards: usize) -> anyhow::Result<([LocmSide; 2], [BattleBot; 2])> {
         let [a, b] = seat_pair(&self.draft, "--draft", false)?;
-        let (draft_a, draft_b) = (draft_bot(a, n_cards)?, draft_bot(b, n_cards)?);
+        let side = |name: &str| -> anyhow::Result<LocmSide> {
+            Ok(match self.agents.spec(name)? {
+                Some(spec) => LocmSide::Agent(spec),
+                None => LocmSide::Bots(draft_bot(name, n_cards)?),
+            })
+        };
+        let sides = [side(a)?, side(b)?];
         let [battle0, battle1] = seat_pair(&self.battle, "--battle", true)?;
-        Ok((draft_a, draft_b, [BattleBot::named(battle0)?, BattleBot::named(battle1)?]))
+        Ok((sides, [BattleBot::named(battle0)?, BattleBot::named(battle1)?]))
     }
 }
 
@@ -156,8 +198,28 @@ impl LocmArgs {
     }
 }
 
+/// The seats `--draft` names when either is `exec:COMMAND` (a program
+/// that plays that seat over the contest protocol); `None` when both are
+/// tickbot's bots.
+fn agent_seats(locm: &LocmArgs, agents: &AgentArgs, n_cards: usize) -> anyhow::Result<Option<[Seat; 2]>> {
+    let (drafts, battles) = locm.planner.seat_names()?;
+    if !drafts.iter().any(|name| name.starts_with("exec:")) {
+        return Ok(None);
+    }
+    let seat = |seat: usize| -> anyhow::Result<Seat> {
+        Ok(match agents.spec(drafts[seat])? {
+            Some(spec) => Seat::Agent(spec),
+            None => Seat::Bots(draft_bot(drafts[seat], n_cards)?, BattleBot::named(battles[seat])?),
+        })
+    };
+    Ok(Some([seat(0)?, seat(1)?]))
+}
+
 pub(crate) fn play(args: PlayLocm) -> Result<Exit, Failure> {
     let config = Arc::new(args.locm.rules.config().exit_code(Exit::BadInput)?);
+    if let Some(seats) = agent_seats(&args.locm, &args.agents, config.table().len()).exit_code(Exit::BadInput)? {
+        return play_one::<LocmGame, _>(config, move || LocmSeats::new(seats.clone()), &args.options);
+    }
     let bots = args.locm.bots(config.table().len()).exit_code(Exit::BadInput)?;
     play_one::<LocmGame, _>(config, move || bots.clone(), &args.options)
 }
@@ -170,20 +232,29 @@ pub(crate) fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn E
         rules.cards = cards.map(Path::to_path_buf).or(rules.cards);
         rules.config()
     })?;
-    let bots = locm.bots(levels[0].1.table().len())?;
+    let n_cards = levels[0].1.table().len();
+    if let Some(seats) = agent_seats(&locm, &AgentArgs::default(), n_cards)? {
+        return Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| LocmSeats::new(seats.clone())));
+    }
+    let bots = locm.bots(n_cards)?;
     Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
 }
 
 pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
-    let (draft_a, draft_b, battle) = args.bots(config.table().len()).exit_code(Exit::BadInput)?;
+    let (sides, battle) = args.sides(config.table().len()).exit_code(Exit::BadInput)?;
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let n_pairs = args.games.div_ceil(2);
     if let Some(spec) = args.sprt {
+        let [LocmSide::Bots(draft_a), LocmSide::Bots(draft_b)] = &sides else {
+            return Err(Failure::bad_input(anyhow::anyhow!(
+                "--sprt plays tickbot's own drafters only: an exec: agent cannot be tested sequentially yet"
+            )));
+        };
         let setup = bench::SprtMatch {
             config: &config,
-            draft_a: &draft_a,
-            draft_b: &draft_b,
+            draft_a,
+            draft_b,
             battle,
             spec,
             max_pairs: n_pairs,
@@ -195,10 +266,9 @@ pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let report = {
         let _bar = progress_bar("games", &progress);
         let budget = interrupt_budget();
-        bench::play_locm_match(
+        bench::play_locm_sides(
             &config,
-            &draft_a,
-            &draft_b,
+            &sides,
             battle,
             n_pairs,
             args.seed,
@@ -229,6 +299,15 @@ pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
                 println!("speed       {wall:.0} games/s on {} threads ({cpu:.0} per CPU-second)", report.threads)
             }
             _ => println!("speed       too short to time (use more --games)"),
+        }
+        if report.agent_calls > 0 || report.faults_a + report.faults_b > 0 {
+            println!(
+                "faults      {} {}, {} {} ({} agent calls)",
+                report.draft_a, report.faults_a, report.draft_b, report.faults_b, report.agent_calls
+            );
+            for example in &report.fault_examples {
+                println!("            {example}");
+            }
         }
     }
     if report.interrupted {

@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 
 use tickbot::telemetry::{self, LogConfig, TelemetryError};
 
+pub(crate) mod agent;
 pub(crate) mod common;
 pub(crate) mod evolve;
 pub(crate) mod flag;
@@ -33,7 +34,7 @@ pub(crate) mod support;
 
 use evolve::{EvalDraft, EvolveDraft};
 use flag::{BenchFlag, GenFlag, PlayFlag};
-use locm::{BenchLocm, MatchLocm, PlayLocm};
+use locm::{BenchLocm, MatchLocm, PlayLocm, ServeLocm};
 use pipes::{BenchPipes, GenPipes, PlayPipes};
 use replay::ReplayCommand;
 use run::RunArgs;
@@ -110,6 +111,16 @@ pub(crate) enum Command {
     /// The results step of an evolution run: its winner against every generation, with a chart.
     #[command(subcommand)]
     Eval(EvalCommand),
+    /// Serve tickbot's own bots as an external agent over a game's protocol on
+    /// stdin and stdout, for another referee (or tickbot's exec:COMMAND) to play.
+    #[command(subcommand)]
+    Agent(AgentGame),
+    /// The launcher of external agents (internal: tickbot runs it itself).
+    #[command(hide = true, name = "agent-exec")]
+    AgentExec(agent::AgentExec),
+    /// The watchdog of an external agent's process group (internal).
+    #[command(hide = true, name = "agent-watch")]
+    AgentWatch,
 }
 
 #[derive(Debug, Subcommand)]
@@ -173,6 +184,22 @@ pub(crate) enum MatchGame {
 }
 
 #[derive(Debug, Subcommand)]
+pub(crate) enum AgentGame {
+    /// LOCM over the contest protocol (docs/protocols.md): one game, then exit.
+    #[command(after_help = EXIT_CODES)]
+    Locm(ServeLocm),
+    /// Snake over the JSON-lines protocol (docs/protocols.md): one game, then exit.
+    #[command(after_help = EXIT_CODES)]
+    Snake(snake::ServeSnake),
+    /// Reach the Flag over the JSON-lines protocol.
+    #[command(after_help = EXIT_CODES)]
+    Flag(flag::ServeFlag),
+    /// The pipe puzzle over the JSON-lines protocol.
+    #[command(after_help = EXIT_CODES)]
+    Pipes(pipes::ServePipes),
+}
+
+#[derive(Debug, Subcommand)]
 pub(crate) enum GenGame {
     /// A random solvable Reach the Flag map (a random walk, or with --walk the designer's
     /// long walk with revisits; tiles from its entry counts).
@@ -216,9 +243,21 @@ fn end_when_stuck_after_a_signal() -> std::io::Result<()> {
 /// `merge` write no log file), then the interrupt handler, then the
 /// subcommand.
 pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
+    // The launcher becomes the agent: no log, no handlers of its own.
+    let command = match cli.command {
+        Command::AgentExec(args) => return agent::exec(args),
+        Command::AgentWatch => tickbot::agent::launch::watch(),
+        command => command,
+    };
+    let cli = Cli { command, ..cli };
     let writes_log = !matches!(
         cli.command,
-        Command::Replay(_) | Command::Gen(_) | Command::Stats(_) | Command::Merge(_) | Command::Status(_)
+        Command::Replay(_)
+            | Command::Gen(_)
+            | Command::Stats(_)
+            | Command::Merge(_)
+            | Command::Status(_)
+            | Command::Agent(_)
     );
     if writes_log && cli.log_dir.exists() && !cli.log_dir.is_dir() {
         return Err(Failure::bad_input(anyhow::anyhow!(
@@ -262,5 +301,10 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Gen(GenGame::Pipes(args)) => pipes::generate(args),
         Command::Evolve(EvolveCommand::Draft(args)) => evolve::evolve(args),
         Command::Eval(EvalCommand::Draft(args)) => evolve::eval(args),
+        Command::Agent(AgentGame::Locm(args)) => locm::serve(args),
+        Command::Agent(AgentGame::Snake(args)) => snake::serve(args),
+        Command::Agent(AgentGame::Flag(args)) => flag::serve(args),
+        Command::Agent(AgentGame::Pipes(args)) => pipes::serve(args),
+        Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
     }
 }

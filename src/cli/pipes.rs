@@ -18,6 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::agent::json_agent;
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
@@ -147,6 +148,13 @@ pub(crate) fn play(args: PlayPipes) -> Result<Exit, Failure> {
     }
     let level = Arc::new(config);
     let planner_level = Arc::clone(&level);
+    let options = &args.options;
+    if let Some(agent) = json_agent::<PipesGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
+    {
+        let agent = std::sync::Mutex::new(Some(agent));
+        let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
+        return play_one::<PipesGame, _>(level, take, options);
+    }
     play_one::<PipesGame, _>(level, move || args.pipes.planner.make(&planner_level), &args.options)
 }
 
@@ -289,4 +297,19 @@ pub(crate) fn generate(args: GenPipes) -> Result<Exit, Failure> {
         None => print!("{text}"),
     }
     Ok(Exit::Success)
+}
+
+/// `tickbot agent pipes`: the planner these flags name, for a JSON-lines referee.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServePipes {
+    #[command(flatten)]
+    pub planner: PlannerArgs,
+}
+
+pub(crate) fn serve(args: ServePipes) -> Result<Exit, Failure> {
+    let config = |spec| match spec {
+        tickbot::game::GameSpec::Pipes(config) => Some(config),
+        _ => None,
+    };
+    super::agent::serve::<PipesGame, _>(config, |config| args.planner.make(config))
 }

@@ -16,6 +16,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::agent::json_agent;
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
@@ -164,6 +165,13 @@ impl SnakeArgs {
 pub(crate) fn play(args: PlaySnake) -> Result<Exit, Failure> {
     let level = Arc::new(args.snake.config().exit_code(Exit::BadInput)?);
     let planner_level = Arc::clone(&level);
+    let options = &args.options;
+    if let Some(agent) = json_agent::<SnakeGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
+    {
+        let agent = std::sync::Mutex::new(Some(agent));
+        let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
+        return play_one::<SnakeGame, _>(level, take, options);
+    }
     play_one::<SnakeGame, _>(level, move || args.snake.planner.make(&planner_level), &args.options)
 }
 
@@ -210,4 +218,19 @@ pub(crate) fn bench(args: BenchSnake) -> Result<Exit, Failure> {
         println!("moves/sec      {:.0}", report.moves_per_sec);
     }
     Ok(finished())
+}
+
+/// `tickbot agent snake`: the planner these flags name, for a JSON-lines referee.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeSnake {
+    #[command(flatten)]
+    pub planner: PlannerArgs,
+}
+
+pub(crate) fn serve(args: ServeSnake) -> Result<Exit, Failure> {
+    let config = |spec| match spec {
+        tickbot::game::GameSpec::Snake(config) => Some(config),
+        _ => None,
+    };
+    super::agent::serve::<SnakeGame, _>(config, |config| args.planner.make(config))
 }

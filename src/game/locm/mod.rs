@@ -15,8 +15,10 @@ pub mod cards;
 pub(crate) mod config;
 pub(crate) mod draft;
 pub(crate) mod java_random;
+pub mod observe;
 pub(crate) mod picture;
 pub mod plan;
+pub mod protocol;
 pub mod view;
 
 use std::fmt;
@@ -131,6 +133,15 @@ impl LocmGame {
     /// The seed the game was built with (bots derive their own streams from it).
     pub(crate) fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// Whether `action` may be played now: [`Game::step`] would take it.
+    pub fn is_legal(&self, action: Action) -> bool {
+        match (action, &self.battle) {
+            (Action::Pick(index), None) => index <= 2,
+            (Action::Battle(action), Some(battle)) => battle.winner.is_none() && battle.is_legal(action, &self.table),
+            _ => false,
+        }
     }
 
     /// The card table the game plays with.

@@ -83,6 +83,16 @@ pub struct DraftView {
 }
 
 impl DraftView {
+    /// The 0-based pick number.
+    pub fn pick(&self) -> u8 {
+        self.pick
+    }
+
+    /// The three card ids on offer.
+    pub fn choices(&self) -> [u8; 3] {
+        self.choices
+    }
+
     /// This player's picks so far.
     pub(crate) fn picked(&self) -> &[u8] {
         &self.picked[..usize::from(self.n_picked)]
@@ -116,8 +126,9 @@ pub enum View {
 }
 
 impl View {
-    /// The referee's input for this view, line by line as the reference
-    /// referee sends it (without trailing spaces).
+    /// The referee's input for this view, byte for byte as the reference
+    /// referee sends it: card lines end with a space (its `getAsInput`
+    /// appends one after every field), the other lines do not.
     pub fn referee_input(&self, table: &CardTable) -> String {
         let mut out = String::new();
         match self {
@@ -129,7 +140,7 @@ impl View {
                     let stats = table.stats(card);
                     let _ = writeln!(
                         out,
-                        "{card} -1 0 {} {} {} {} {} {} {} {} -1",
+                        "{card} -1 0 {} {} {} {} {} {} {} {} -1 ",
                         stats.kind_code,
                         stats.cost,
                         stats.attack,
@@ -165,7 +176,7 @@ impl View {
                     let stats = table.stats(card.card);
                     let _ = writeln!(
                         out,
-                        "{} {} 0 {} {} {} {} {} {} {} {} -1",
+                        "{} {} 0 {} {} {} {} {} {} {} {} -1 ",
                         card.card,
                         card.instance,
                         stats.kind_code,
@@ -195,7 +206,7 @@ fn creature_line(out: &mut String, table: &CardTable, creature: &Creature, locat
         if creature.effects_hidden { (0, 0, 0) } else { (stats.my_health, stats.opponent_health, stats.draw) };
     let _ = writeln!(
         out,
-        "{} {} {location} 0 {} {} {} {} {my_health} {opponent_health} {draw} {}",
+        "{} {} {location} 0 {} {} {} {} {my_health} {opponent_health} {draw} {} ",
         creature.card,
         creature.instance,
         stats.cost,

@@ -45,6 +45,8 @@ pub struct PlannerArgs {
     /// Player 0's and player 1's draft bots: random, max-attack, closetai, icebox,
     /// coac, chad, evolved (the bundled evolved genome), or genome:FILE (one priority
     /// per card, highest of the three is picked; `tickbot evolve draft` writes them).
+    /// In `play locm` and `run locm`, exec:COMMAND: a program that plays that seat's
+    /// whole game over the LOCM contest protocol (docs/protocols.md).
     #[arg(long, value_name = "A,B", default_value = DEFAULT_DRAFT)]
     pub(crate) draft: String,
     /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
@@ -73,6 +75,13 @@ impl PlannerArgs {
             [DraftChoice::parse(draft0)?.bot(&mut read_genome)?, DraftChoice::parse(draft1)?.bot(&mut read_genome)?];
         let battle = [BattleBot::named(battle0)?, BattleBot::named(battle1)?];
         Ok(LocmBots::new(draft, battle))
+    }
+}
+
+impl PlannerArgs {
+    /// Player 0's and player 1's draft and battle names, as given.
+    pub fn seat_names(&self) -> Result<([&str; 2], [&str; 2]), ChoiceError> {
+        Ok((seat_pair(&self.draft, "--draft", true)?, seat_pair(&self.battle, "--battle", true)?))
     }
 }
 

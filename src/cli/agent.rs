@@ -1,0 +1,119 @@
+//! The agent commands: `agent-exec`, the hidden launcher every external
+//! agent is started through (it arms the death signal, the limits and the
+//! sandbox, then becomes the agent: see `tickbot::agent::launch`), and the
+//! flags that turn `exec:COMMAND` into an agent for `play`, `run` and
+//! `match`.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use tickbot::agent::json::{JsonAgent, serve_json};
+use tickbot::agent::launch::{self, LaunchArgs};
+use tickbot::agent::{AgentSpec, Limits};
+use tickbot::game::{GameSpec, Replayable};
+use tickbot::plan::Planner;
+
+use super::support::{Exit, ExitOnError, Failure, finished};
+
+/// `tickbot agent-exec --parent PID [--memory BYTES] [--cpu SECONDS] [--sandbox] -- PROGRAM ARGS...`
+#[derive(Debug, Args)]
+pub(crate) struct AgentExec {
+    #[arg(long)]
+    parent: u32,
+    #[arg(long)]
+    memory: Option<u64>,
+    #[arg(long)]
+    cpu: Option<u64>,
+    #[arg(long)]
+    sandbox: bool,
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    command: Vec<String>,
+}
+
+/// Becomes the agent; returns only if that failed (exit 127, as a shell
+/// says "command not found").
+pub(crate) fn exec(args: AgentExec) -> Result<Exit, Failure> {
+    let launch = LaunchArgs {
+        parent: args.parent,
+        memory_bytes: args.memory,
+        cpu_seconds: args.cpu,
+        sandbox: args.sandbox,
+        program: args.command[0].clone(),
+        args: args.command[1..].to_vec(),
+    };
+    let Err(error) = launch::exec(&launch);
+    eprintln!("tickbot agent-exec: {}: {error}", launch.program);
+    std::process::exit(127)
+}
+
+/// How external agents (`exec:COMMAND` where a bot is named) are run.
+#[derive(Clone, Debug, Args)]
+pub(crate) struct AgentArgs {
+    /// Milliseconds added to every call's time limit before it is a timeout
+    /// (pipes and a loaded machine take time too).
+    #[arg(long, value_name = "MS", default_value_t = 50, help_heading = "External agents (exec:COMMAND)")]
+    pub agent_margin: u64,
+    /// Each agent's address space limit, in MiB.
+    #[arg(long, value_name = "MIB", help_heading = "External agents (exec:COMMAND)")]
+    pub agent_memory: Option<u64>,
+    /// Each agent's CPU time limit per game, in seconds.
+    #[arg(long, value_name = "SECONDS", help_heading = "External agents (exec:COMMAND)")]
+    pub agent_cpu: Option<u64>,
+    /// Run agents in the sandbox: no network, a private scratch directory as the
+    /// working directory and the only place they may write, a clean environment,
+    /// file and descriptor limits (see docs/protocols.md).
+    #[arg(long, help_heading = "External agents (exec:COMMAND)")]
+    pub sandbox: bool,
+}
+
+impl Default for AgentArgs {
+    /// The flags' defaults, for commands that do not take them (`run`).
+    fn default() -> AgentArgs {
+        AgentArgs { agent_margin: 50, agent_memory: None, agent_cpu: None, sandbox: false }
+    }
+}
+
+impl AgentArgs {
+    /// The agent `name` stands for, if it is `exec:COMMAND`; an error for
+    /// an `exec:` that names no program.
+    pub(crate) fn spec(&self, name: &str) -> anyhow::Result<Option<AgentSpec>> {
+        let Some(parsed) = AgentSpec::parse(name) else { return Ok(None) };
+        let mut spec = parsed.map_err(anyhow::Error::msg)?;
+        spec.limits = Limits {
+            margin: Duration::from_millis(self.agent_margin),
+            memory_bytes: self.agent_memory.map(|mib| mib * 1024 * 1024),
+            cpu_seconds: self.agent_cpu,
+            sandbox: self.sandbox,
+            ..Limits::default()
+        };
+        spec.launcher = Some(std::env::current_exe()?);
+        Ok(Some(spec))
+    }
+}
+
+/// The external agent `--agent COMMAND` names, as a planner of `G` for
+/// the game of `seed` on `config` (none when `--agent` was not given).
+pub(crate) fn json_agent<G: Replayable>(
+    command: Option<&str>,
+    call_ms: u64,
+    seed: u64,
+    config: &G::Config,
+) -> Result<Option<JsonAgent<G>>, Failure> {
+    let Some(command) = command else { return Ok(None) };
+    let parsed = AgentSpec::parse(&format!("exec:{command}")).expect("an exec: prefix");
+    let mut spec = parsed.map_err(anyhow::Error::msg).exit_code(Exit::BadInput)?;
+    spec.launcher = Some(std::env::current_exe().exit_code(Exit::Runtime)?);
+    Ok(Some(JsonAgent::new(spec, Duration::from_millis(call_ms), seed, config)))
+}
+
+/// `tickbot agent GAME` for the JSON-lines games: plays one game for the
+/// referee on stdin and stdout with the planner `make` makes.
+pub(crate) fn serve<G: Replayable, P: Planner<G>>(
+    config: impl FnOnce(GameSpec) -> Option<G::Config>,
+    make: impl FnOnce(&G::Config) -> P,
+) -> Result<Exit, Failure> {
+    let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
+    serve_json::<G, P>(stdin, stdout, config, |config| Ok(make(config))).exit_code(Exit::BadInput)?;
+    Ok(finished())
+}
