@@ -16,7 +16,10 @@ use tickbot::game::Replayable;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 use tickbot::replay;
-use tickbot::session::{self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport};
+use tickbot::session::{
+    self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionLog, SessionProgress, SessionReport,
+};
+use tickbot::telemetry;
 
 use super::exit::{Exit, ExitOnError, Failure};
 use super::interrupt::{finished, interrupt_flag};
@@ -44,11 +47,10 @@ pub(crate) fn play_one<G: Replayable, P: Planner<G>>(
             options.record.clone(),
             Duration::from_millis(options.move_budget_ms),
             ticks.clone(),
+            session_log(),
             signalled(),
         );
         let result = runtime.block_on(game);
-        // A planner that ignored its budget may still hold a blocking
-        // thread: do not wait for it forever.
         runtime.shutdown_timeout(Duration::from_secs(1));
         result.exit_code(Exit::Runtime)?
     };
@@ -72,6 +74,11 @@ pub(crate) fn play_one<G: Replayable, P: Planner<G>>(
         print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
     }
     Ok(finished())
+}
+
+/// The log file as the session checks it before each commit.
+fn session_log() -> Option<Arc<dyn SessionLog>> {
+    telemetry::log_file().map(|file| Arc::new(file) as Arc<dyn SessionLog>)
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
@@ -104,7 +111,7 @@ pub(crate) fn run_session(
     let runtime = runtime()?;
     let report = {
         let _display = SessionDisplay::start(&progress, duration);
-        runtime.block_on(session::run(config, out, signalled()))
+        runtime.block_on(session::run(config, out, session_log(), signalled()))
     };
     runtime.shutdown_timeout(Duration::from_secs(1));
     Ok(report)
