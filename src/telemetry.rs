@@ -160,11 +160,6 @@ impl LogFile {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Lines lost so far (each a write that failed).
-    pub fn dropped_lines(&self) -> u64 {
-        self.lock().dropped
-    }
-
     /// The first write that failed, as the error a session stops with.
     pub fn failure(&self) -> Option<SessionError> {
         let log = self.lock();

@@ -665,6 +665,44 @@ mod tests {
         assert!(names.iter().all(|name| name.extension().is_some_and(|extension| extension == "tbr")), "{names:?}");
     }
 
+    /// A log that takes `lines` flushes, then fails as a full disk does.
+    struct FullLog {
+        flushes_left: std::sync::atomic::AtomicUsize,
+    }
+
+    impl SessionLog for FullLog {
+        fn flush(&self) -> Result<(), SessionError> {
+            match self.flushes_left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(1)) {
+                Ok(_) => Ok(()),
+                Err(_) => Err(SessionError::Log {
+                    path: PathBuf::from("logs/tickbot.jsonl"),
+                    cause: std::io::Error::from(std::io::ErrorKind::StorageFull),
+                }),
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_log_that_cannot_be_written_stops_the_session_as_a_failed_results_write_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let (held, results, recovered) = open(dir.path());
+        let log = Arc::new(FullLog { flushes_left: 1.into() });
+        let report = run(
+            config(vec![entry("a", 20, 60, || walker(1))], Duration::from_secs(5)),
+            Some((&held, results, recovered)),
+            Some(log),
+            std::future::pending(),
+        )
+        .await;
+        assert!(matches!(report.stopped_by, Some(SessionError::Log { .. })), "{:?}", report.stopped_by);
+        // The first commit went through; the session stopped at the second,
+        // whose games are not recorded (a resume plays them again).
+        let recorded = lines(&held.results_path()).len() as u64;
+        assert!(recorded > 0 && recorded == report.overall.games, "{report:?}");
+        assert!(report.unfinished > 0 && recorded + report.unfinished < 20, "{report:?}");
+        assert!(files(&held.replay_dir()).iter().all(|name| name.extension().is_some_and(|ext| ext == "tbr")));
+    }
+
     pub(crate) fn files(dir: &Path) -> Vec<PathBuf> {
         let mut found = Vec::new();
         let mut pending = vec![dir.to_path_buf()];

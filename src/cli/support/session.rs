@@ -109,11 +109,16 @@ pub(crate) fn run_session(
     // JSON file) instead of raw onto stderr.
     std::panic::set_hook(Box::new(|info| tracing::error!(panic = %info, "a planner panicked")));
     let runtime = runtime()?;
-    let report = {
+    let mut report = {
         let _display = SessionDisplay::start(&progress, duration);
         runtime.block_on(session::run(config, out, session_log(), signalled()))
     };
     runtime.shutdown_timeout(Duration::from_secs(1));
+    // A line lost after the last commit (the session's closing events)
+    // fails the run all the same: no log line is lost without a word.
+    if report.stopped_by.is_none() {
+        report.stopped_by = telemetry::log_file().and_then(|log| log.failure());
+    }
     Ok(report)
 }
 
