@@ -165,11 +165,10 @@ fn make_durable(replays: Vec<Sealed>, known: &mut KnownDirs) -> Result<(), Sessi
             replays.for_each(Sealed::discard);
             return Err(replay_error(&path, cause));
         }
-        if let Some(parent) = path.parent().filter(|parent| !parent.as_os_str().is_empty()) {
-            if dirs.insert(parent.to_path_buf()) && !known.0.contains(parent) {
-                // A folder new since the last commit: its own name too.
-                dirs.extend(parent.parent().filter(|grand| !grand.as_os_str().is_empty()).map(Path::to_path_buf));
-            }
+        let parent = folder_of(&path);
+        if dirs.insert(parent.to_path_buf()) && !known.0.contains(parent) {
+            // A folder new since the last commit: its own name too.
+            dirs.extend(parent.parent().map(|grand| folder_of_name(grand).to_path_buf()));
         }
     }
     let dirs: Vec<PathBuf> = dirs.into_iter().collect();
@@ -178,11 +177,21 @@ fn make_durable(replays: Vec<Sealed>, known: &mut KnownDirs) -> Result<(), Sessi
     Ok(())
 }
 
+/// The folder a file's name is in (`.` for a bare name).
+fn folder_of(path: &Path) -> &Path {
+    folder_of_name(path.parent().unwrap_or(Path::new(".")))
+}
+
+/// A folder's path, `.` where it is empty (the parent of a bare name).
+fn folder_of_name(folder: &Path) -> &Path {
+    if folder.as_os_str().is_empty() { Path::new(".") } else { folder }
+}
+
 /// Runs `work` on every item, on up to [`SYNC_THREADS`] threads; the first
 /// error, if any.
 fn in_parallel<T: Sync>(items: &[T], work: impl Fn(&T) -> Result<(), SessionError> + Sync) -> Result<(), SessionError> {
-    if items.len() == 1 {
-        return work(&items[0]);
+    if items.len() <= 1 {
+        return items.iter().try_for_each(work);
     }
     let threads = items.len().min(SYNC_THREADS);
     let chunk = items.len().div_ceil(threads);
