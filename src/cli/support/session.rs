@@ -6,7 +6,8 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -125,7 +126,7 @@ pub(crate) fn run_session(
 /// What shows a session's progress while it runs.
 enum SessionDisplay {
     Bar { _guard: ProgressGuard },
-    Status { done: Arc<AtomicBool>, thread: Option<std::thread::JoinHandle<()>> },
+    Status { stop: Option<Sender<()>>, thread: Option<std::thread::JoinHandle<()>> },
 }
 
 /// How often a session that is not on a terminal logs its status.
@@ -155,36 +156,34 @@ impl SessionDisplay {
             });
             return SessionDisplay::Bar { _guard: guard };
         }
-        let done = Arc::new(AtomicBool::new(false));
+        // Dropping the sender wakes the thread at once: a short session
+        // does not wait out a sleep at its end.
+        let (stop, stopped) = mpsc::channel::<()>();
         let thread = {
-            let (done, games) = (Arc::clone(&done), progress.games.clone());
+            let games = progress.games.clone();
             std::thread::spawn(move || {
-                let mut last = Instant::now();
-                while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(100));
-                    if last.elapsed() >= STATUS_EVERY {
-                        last = Instant::now();
-                        let elapsed = started.elapsed().as_secs_f64();
-                        let per_second = games.done() as f64 / elapsed.max(1e-9);
-                        tracing::info!(
-                            games = games.done(),
-                            of = games.total(),
-                            games_per_s = format!("{per_second:.1}"),
-                            so_far = so_far(),
-                            "status"
-                        );
-                    }
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(STATUS_EVERY) {
+                    let elapsed = started.elapsed().as_secs_f64();
+                    let per_second = games.done() as f64 / elapsed.max(1e-9);
+                    tracing::info!(
+                        games = games.done(),
+                        of = games.total(),
+                        games_per_s = format!("{per_second:.1}"),
+                        so_far = so_far(),
+                        "status"
+                    );
                 }
             })
         };
-        SessionDisplay::Status { done, thread: Some(thread) }
+        SessionDisplay::Status { stop: Some(stop), thread: Some(thread) }
     }
 }
 
 impl Drop for SessionDisplay {
     fn drop(&mut self) {
-        if let SessionDisplay::Status { done, thread } = self {
-            done.store(true, Ordering::Relaxed);
+        if let SessionDisplay::Status { stop, thread } = self {
+            // The sender goes first, ending the thread's wait.
+            drop(stop.take());
             if let Some(thread) = thread.take() {
                 let _ = thread.join();
             }
