@@ -131,7 +131,9 @@ pub(crate) fn kill_and_resume(
 #[test]
 fn a_session_killed_at_random_moments_and_resumed_ends_as_an_uninterrupted_one() {
     let dir = TempDir::new().unwrap();
-    let config = write_session(dir.path(), "10x10", 24);
+    // Boards big enough that the session lasts several group commits: it
+    // must still be running when it is killed.
+    let config = write_session(dir.path(), "20x20", 24);
     tickbot(dir.path())
         .args(["run", "--config", config.to_str().unwrap(), "--out", "whole", "--log-dir", "logs"])
         .assert()

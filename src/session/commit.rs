@@ -1,6 +1,6 @@
 //! Group commit: finished games made durable together. A game's replay is
 //! written as `<path>.part` while it plays and sealed (footer written,
-//! flushed, not synced) when it ends; every few hundred milliseconds the
+//! flushed, not synced) when it ends; every few tens of milliseconds the
 //! session commits the games finished since the last commit in one go:
 //!
 //! 1. every sealed replay is synced (`fdatasync`, several at once, so the

@@ -8,8 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::progress::Progress;
-use crate::session::workers::{Finished, Lane};
-use crate::session::{ReplayPolicy, Shard};
+use crate::session::{Finished, Lane, ReplayPolicy, Shard};
 
 /// What to play, how, and how much.
 #[derive(Debug)]

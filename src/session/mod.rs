@@ -50,6 +50,9 @@ pub use shard::Shard;
 pub use spec::{ReplayPolicy, SessionSpec};
 pub use store::{Manifest, Recovered, ResultsFile, SessionDir};
 pub use workers::{Finished, Lane};
+// What a worker's lane holds: named here, for `workers.rs` sits below
+// `game.rs`, which plays on a lane.
+use game::LiveGame;
 
 /// The log target of the per-game events (`game_start`, `game_end`): a
 /// terminal running a long session leaves them to the log file.

@@ -18,22 +18,23 @@ use tracing::{error, info, warn};
 use crate::game::{Outcome, OutcomeKind, Replayable};
 use crate::plan::Planner;
 use crate::progress::Progress;
-use crate::rng::derive_seed;
 use crate::session::commit::{self, Committed, KnownDirs, Pending};
 use crate::session::entry::Keep;
 use crate::session::game::single;
 use crate::session::ticks::{Ending, grace, over_budget_reason};
 use crate::session::workers::{COMMIT_GAMES, Context, Crew, Lane, SessionStarter, Starter};
 use crate::session::{
-    EntryReport, GameJob, GameRecord, Recovered, ReplayPolicy, ResultsFile, Schedule, SessionConfig, SessionDir,
-    SessionError, SessionLog, SessionProgress, SessionReport, Totals,
+    EntryReport, GameJob, GameRecord, Recovered, ResultsFile, Schedule, SessionConfig, SessionDir, SessionError,
+    SessionLog, SessionProgress, SessionReport, Totals,
 };
 
 /// How often the loop looks at its workers: the watchdog's resolution.
 const WATCH_EVERY: Duration = Duration::from_millis(20);
 
-/// The longest a finished game waits for its group commit.
-const COMMIT_EVERY: Duration = Duration::from_millis(200);
+/// The least time between two group commits: results come in steadily
+/// (a progress bar, `tail -f`, a `kill -9` loses little) at no more than
+/// 20 syncs a second however fast the games are.
+const COMMIT_EVERY: Duration = Duration::from_millis(50);
 
 /// Once a session stops (Ctrl-C, a failed write), a planner call has this
 /// long to come back before its game is ended without it.
@@ -416,24 +417,6 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-/// Which games keep their replay (`None`: not this one).
-pub(super) fn keep_rule(policy: ReplayPolicy, seed: u64) -> Option<Keep> {
-    match policy {
-        ReplayPolicy::All => Some(Keep::Always),
-        ReplayPolicy::Failures => Some(Keep::UnlessWon),
-        ReplayPolicy::None => None,
-        ReplayPolicy::Sample(share) => {
-            // A draw of its own from the game's seed: the same games are
-            // sampled however often the session runs.
-            let draw = derive_seed(seed, SAMPLE_STREAM) as f64 / 2f64.powi(64);
-            (draw < share).then_some(Keep::Always)
-        }
-    }
-}
-
-/// Salt of the replay-sampling draw, apart from any draw a game makes.
-const SAMPLE_STREAM: u64 = 0x7265_706c_6179;
-
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
@@ -441,7 +424,7 @@ mod tests {
     use super::*;
     use crate::game::snake::{Config, Dir, SnakeGame, SnakeSetup};
     use crate::plan::{Budget, Decision, PlanError};
-    use crate::session::{Entry, GameEntry, SessionProgress, Shard, store};
+    use crate::session::{Entry, GameEntry, ReplayPolicy, SessionProgress, Shard, store};
 
     /// How a test planner misbehaves.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]

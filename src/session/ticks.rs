@@ -15,7 +15,7 @@ use crate::game::{Outcome, OutcomeKind, Replayable, Status};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
 use crate::replay::{Frame, FrameHash};
 use crate::session::SessionError;
-use crate::session::workers::{Abandoned, Lane};
+use crate::session::workers::{Abandoned, Lane, panic_message};
 
 /// Ticks counted into the progress counter at once: a shared counter
 /// touched every tick by every worker would cost more than a tick.
@@ -167,15 +167,6 @@ fn log_plan(id: &str, planner_name: &str, tick: u32, stats: &PlanStats, elapsed:
 /// A game ended by its planner: recorded with `kind` and `reason`.
 fn fault(kind: OutcomeKind, reason: String) -> Ending {
     Ending::Over(Outcome::new(kind, reason))
-}
-
-/// The text of a panic's payload.
-pub(super) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string())
 }
 
 pub(super) fn over_budget_reason(budget: Duration, tick: u32) -> String {

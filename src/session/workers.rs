@@ -20,13 +20,13 @@ use tokio::sync::Notify;
 use tracing::warn;
 
 use crate::progress::Progress;
+use crate::rng::derive_seed;
 use crate::session::commit::Pending;
 use crate::session::entry::Keep;
-use crate::session::game::LiveGame;
-use crate::session::run::keep_rule;
 use crate::session::store::Recorded;
-use crate::session::ticks::panic_message;
-use crate::session::{EntryPlayer, GameJob, ReplayPolicy, Schedule, SessionError, Shard, Slot, game_seed, replay_path};
+use crate::session::{
+    EntryPlayer, GameJob, LiveGame, ReplayPolicy, Schedule, SessionError, Shard, Slot, game_seed, replay_path,
+};
 
 /// Finished games that wake the run loop for a commit before its time:
 /// a bound on what a commit holds (each kept replay an open file).
@@ -358,4 +358,31 @@ impl SessionStarter {
             record_interrupted: false,
         }
     }
+}
+
+/// Which games keep their replay (`None`: not this one).
+pub(super) fn keep_rule(policy: ReplayPolicy, seed: u64) -> Option<Keep> {
+    match policy {
+        ReplayPolicy::All => Some(Keep::Always),
+        ReplayPolicy::Failures => Some(Keep::UnlessWon),
+        ReplayPolicy::None => None,
+        ReplayPolicy::Sample(share) => {
+            // A draw of its own from the game's seed: the same games are
+            // sampled however often the session runs.
+            let draw = derive_seed(seed, SAMPLE_STREAM) as f64 / 2f64.powi(64);
+            (draw < share).then_some(Keep::Always)
+        }
+    }
+}
+
+/// Salt of the replay-sampling draw, apart from any draw a game makes.
+const SAMPLE_STREAM: u64 = 0x7265_706c_6179;
+
+/// The text of a panic's payload.
+pub(super) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
 }
