@@ -15,16 +15,19 @@
 use std::fs::{self, OpenOptions};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use file_rotate::compression::Compression;
 use file_rotate::suffix::AppendCount;
 use file_rotate::{ContentLimit, FileRotate};
 use tracing_indicatif::IndicatifLayer;
 use tracing_indicatif::filter::IndicatifFilter;
+use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
+
+use crate::session::{SessionError, SessionLog};
 
 /// The file JSON events are appended to, inside the log directory.
 pub(crate) const LOG_FILE_NAME: &str = "tickbot.jsonl";
@@ -97,6 +100,14 @@ fn filter(config: &LogConfig, on_stderr: bool) -> Result<EnvFilter, TelemetryErr
     EnvFilter::try_new(&directive).map_err(|cause| error(cause.to_string()))
 }
 
+/// The log file of this process, once [`init`] has opened one.
+static LOG_FILE: OnceLock<LogFile> = OnceLock::new();
+
+/// The JSON log file the global subscriber writes, if it writes one.
+pub fn log_file() -> Option<LogFile> {
+    LOG_FILE.get().cloned()
+}
+
 /// Installs the global subscriber. Call once, from `main`.
 pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
     let progress_layer = IndicatifLayer::new();
@@ -108,9 +119,10 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
         .with_filter(filter(config, true)?);
     let file_layer = match &config.dir {
         Some(dir) => {
-            let file = RotatingLog::open(dir)?;
+            let file = LogFile(Arc::new(Mutex::new(RotatingLog::open(dir)?)));
+            let _ = LOG_FILE.set(file.clone());
             // A mutex around an unbuffered file: every event is one write
-            // call, nothing is ever dropped (unlike a lossy non-blocking
+            // call, never dropped quietly (unlike a lossy non-blocking
             // writer), and a crash loses no finished line. Rotation happens
             // between writes, so a line is never split across two files.
             let layer = tracing_subscriber::fmt::layer()
@@ -118,7 +130,7 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
                 .flatten_event(true)
                 .with_current_span(false)
                 .with_span_list(false)
-                .with_writer(Mutex::new(file))
+                .with_writer(file)
                 .with_filter(filter(config, false)?);
             Some(layer)
         }
@@ -132,12 +144,88 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
     Ok(())
 }
 
+/// The JSON log file, shared by the subscriber that writes it and the
+/// session that checks it.
+#[derive(Clone)]
+pub struct LogFile(Arc<Mutex<RotatingLog>>);
+
+impl std::fmt::Debug for LogFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("LogFile").field(&self.lock().path).finish()
+    }
+}
+
+impl LogFile {
+    fn lock(&self) -> MutexGuard<'_, RotatingLog> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The first write that failed, as the error a session stops with.
+    pub fn failure(&self) -> Option<SessionError> {
+        let log = self.lock();
+        let (kind, message) = log.failed.as_ref()?;
+        let lost = match log.dropped {
+            1 => "1 line lost".to_string(),
+            lines => format!("{lines} lines lost"),
+        };
+        Some(SessionError::Log { path: log.path.clone(), cause: io::Error::new(*kind, format!("{message} ({lost})")) })
+    }
+}
+
+impl SessionLog for LogFile {
+    fn flush(&self) -> Result<(), SessionError> {
+        self.failure().map_or(Ok(()), Err)
+    }
+}
+
+/// One event's write, under the file's lock.
+pub struct LogLine<'a>(MutexGuard<'a, RotatingLog>);
+
+impl std::fmt::Debug for LogLine<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("LogLine").field(&self.0.path).finish()
+    }
+}
+
+impl Write for LogLine<'_> {
+    /// A line the file cannot take is counted and remembered, not
+    /// returned: the subscriber would only print it, line after line.
+    fn write(&mut self, line: &[u8]) -> io::Result<usize> {
+        if let Err(error) = self.0.write_all(line) {
+            let log = &mut *self.0;
+            log.dropped += 1;
+            log.failed.get_or_insert_with(|| (error.kind(), error.to_string()));
+        }
+        Ok(line.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<'a> MakeWriter<'a> for LogFile {
+    type Writer = LogLine<'a>;
+
+    fn make_writer(&'a self) -> LogLine<'a> {
+        LogLine(self.lock())
+    }
+}
+
 /// The JSON log: `file-rotate` underneath, and a write that fails part
 /// way (a full disk) cut back to where it began, so the file never ends in
 /// a torn line.
 struct RotatingLog {
     inner: FileRotate<AppendCount>,
     path: PathBuf,
+    /// The current file's length, followed write by write (rather than
+    /// asked of the file system before each line).
+    len: u64,
+    rotate_bytes: u64,
+    /// The first write that failed.
+    failed: Option<(io::ErrorKind, String)>,
+    /// Lines that could not be written.
+    dropped: u64,
 }
 
 impl RotatingLog {
@@ -151,7 +239,8 @@ impl RotatingLog {
         fs::create_dir_all(dir).map_err(error)?;
         // Opened once here for a clear error: `FileRotate` would only
         // drop the lines of a file it cannot open.
-        OpenOptions::new().create(true).append(true).open(&path).map_err(error)?;
+        let file = OpenOptions::new().create(true).append(true).open(&path).map_err(error)?;
+        let len = file.metadata().map_err(error)?.len();
         let inner = FileRotate::new(
             &path,
             AppendCount::new(files_kept),
@@ -159,21 +248,28 @@ impl RotatingLog {
             Compression::None,
             None,
         );
-        Ok(RotatingLog { inner, path })
+        Ok(RotatingLog { inner, path, len, rotate_bytes: rotate_bytes as u64, failed: None, dropped: 0 })
     }
 }
 
 impl Write for RotatingLog {
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        let before = fs::metadata(&self.path).map_or(0, |metadata| metadata.len());
+        // `file-rotate` rotates before a write once the file has passed
+        // its limit: the line then starts a new, empty file.
+        let rotates = self.len > self.rotate_bytes;
+        let before = if rotates { 0 } else { self.len };
         if let Err(error) = self.inner.write_all(line) {
             if let Ok(file) = OpenOptions::new().write(true).open(&self.path) {
-                if file.metadata().is_ok_and(|metadata| metadata.len() > before) {
+                // Cut back a torn line, never a file the rotation failed to move.
+                let len = file.metadata().map_or(0, |metadata| metadata.len());
+                if len > before && !(rotates && len > self.rotate_bytes) {
                     let _ = file.set_len(before);
                 }
             }
+            self.len = fs::metadata(&self.path).map_or(before, |metadata| metadata.len());
             return Err(error);
         }
+        self.len = before + line.len() as u64;
         Ok(line.len())
     }
 

@@ -1,9 +1,9 @@
 //! Long sessions through the real binary: a session killed with SIGKILL at
 //! random moments and resumed ends with exactly the results and replays of
 //! an uninterrupted one; a second session into a directory in use is
-//! refused; a full disk and a read-only directory stop a session cleanly
-//! (exit 4, one message naming the path, nothing torn) and it resumes once
-//! the disk has room; the replay policies and the disk budget keep exactly
+//! refused; a full disk (for the session's directory or for its log) and a
+//! read-only directory stop a session cleanly (exit 4, one message naming
+//! the path, nothing torn) and it resumes once the disk has room; the replay policies and the disk budget keep exactly
 //! the replays they promise.
 
 use std::collections::BTreeSet;
@@ -131,7 +131,9 @@ pub(crate) fn kill_and_resume(
 #[test]
 fn a_session_killed_at_random_moments_and_resumed_ends_as_an_uninterrupted_one() {
     let dir = TempDir::new().unwrap();
-    let config = write_session(dir.path(), "10x10", 24);
+    // Boards big enough that the session lasts several group commits: it
+    // must still be running when it is killed.
+    let config = write_session(dir.path(), "20x20", 24);
     tickbot(dir.path())
         .args(["run", "--config", config.to_str().unwrap(), "--out", "whole", "--log-dir", "logs"])
         .assert()
@@ -308,6 +310,49 @@ fn a_full_disk_stops_the_session_cleanly_and_it_resumes_once_there_is_room() {
     assert!(result_lines(&out) > recorded);
     assert_eq!(comparable(Path::new("/"), out.to_str().unwrap()).len(), 26);
     tickbot(dir.path()).arg("replay").arg("verify").arg(out.join("replays")).assert().success();
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // says when it is skipped, and how to check by hand
+fn a_log_that_cannot_be_written_stops_the_session_and_it_resumes_into_the_uninterrupted_results() {
+    let dir = TempDir::new().unwrap();
+    let Some(disk) = Tmpfs::mount(&dir.path().join("logs"), "16k") else {
+        eprintln!(
+            "skipped: cannot mount a tmpfs here (needs root). Manual check: mount a 16k tmpfs, run a session with \
+             --log-dir on it, expect exit 4 and one error naming the log file; remount it larger and `run --resume` \
+             finishes with the results of an uninterrupted run"
+        );
+        return;
+    };
+    // About 40 log lines fill the 16k disk; the session has 74 games, two lines each.
+    let config = write_session(dir.path(), "6x6", 60);
+    tickbot(dir.path())
+        .args(["--log-dir", "whole-logs", "run", "--config", config.to_str().unwrap(), "--out", "whole"])
+        .assert()
+        .success();
+    let log = disk.path.join("tickbot.jsonl");
+    let logs = disk.path.to_str().unwrap();
+    let output = tickbot(dir.path())
+        .args(["--log-dir", logs, "run", "--config", config.to_str().unwrap(), "--out", "parts"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(4), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|line| line.starts_with("error:")).collect();
+    assert!(errors.len() == 1 && errors[0].contains(&log.display().to_string()), "{stderr}");
+    let parts = dir.path().join("parts");
+    let recorded = result_lines(&parts);
+    assert!(recorded < 74, "the session went on past the full log ({recorded} games)");
+    assert!(part_files(&parts).is_empty(), "{:?}", part_files(&parts));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "the log ends in a torn line");
+    // Every recorded game's `game_end` line is in the log: none is recorded
+    // whose log line was lost.
+    let ends = text.lines().filter(|line| line.contains("\"game_end\"")).count();
+    assert!(ends >= recorded, "{recorded} games recorded, {ends} game_end lines");
+    disk.remount("remount,size=20m");
+    tickbot(dir.path()).args(["--log-dir", logs, "run", "--resume", "parts"]).assert().success();
+    assert_eq!(comparable(dir.path(), "parts"), comparable(dir.path(), "whole"));
 }
 
 #[test]

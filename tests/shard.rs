@@ -84,7 +84,9 @@ fn check_refused(output: &std::process::Output, fragments: &[&str]) {
 #[test]
 fn three_shards_one_killed_and_resumed_merge_into_exactly_the_unsplit_session() {
     let unsplit = TempDir::new().unwrap();
-    let config = write_session(unsplit.path(), "10x10", 12);
+    // Boards big enough that a shard lasts several group commits: it must
+    // still be running when it is killed.
+    let config = write_session(unsplit.path(), "20x20", 12);
     let config = config.to_str().unwrap();
     tickbot(unsplit.path()).args(["run", "--config", config, "--out", "s"]).assert().success();
 

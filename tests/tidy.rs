@@ -748,9 +748,10 @@ fn rules_use_no_planner() {
 #[test]
 fn only_the_session_runner_awaits() {
     let library: Vec<SourceFile> = rust_files("src").into_iter().filter(|file| !is_binary(&file.path)).collect();
-    // The run loop, one game from start to record, and its ticks; the
-    // session's types, totals, files and schedule stay synchronous.
-    let runner = ["src/session/run.rs", "src/session/game.rs", "src/session/ticks.rs"];
+    // The run loop, the workers that wake it, one game from start to record,
+    // and its ticks; the session's types, totals, files and schedule stay
+    // synchronous.
+    let runner = ["src/session/run.rs", "src/session/workers.rs", "src/session/game.rs", "src/session/ticks.rs"];
     forbid(&library, &runner, &[".await", "async fn", "tokio::"], "async belongs in the session runner");
 }
 

@@ -174,6 +174,12 @@ impl Budget {
         Budget { deadline, cancel }
     }
 
+    /// Sets the deadline: a session gives every planner call of a game the
+    /// same budget value, its deadline moved before each call.
+    pub(crate) fn set_deadline(&mut self, deadline: Instant) {
+        self.deadline = Some(deadline);
+    }
+
     /// This budget's cancel flag with `deadline` as well: the earlier of the
     /// two deadlines holds.
     pub(crate) fn with_deadline(&self, deadline: Instant) -> Budget {

@@ -127,10 +127,11 @@ pub fn encode_v1_to_vec(replay: &Replay) -> io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// A replay being written to disk. It lives at `<path>.part` until
-/// [`ReplayFile::finish`] syncs it and renames it to `path`, so a finished
-/// name always holds a complete replay, and a crash leaves a `.part` file
-/// that still decodes up to its last whole block.
+/// A replay being written to disk. It lives at `<path>.part` until its
+/// writer has sealed it ([`ReplayFile::seal`]), synced it and renamed it to
+/// `path` (a session does the last two for many replays at once), so a
+/// finished name always holds a complete replay, and a crash leaves a
+/// `.part` file that still decodes up to its last whole block.
 #[derive(Debug)]
 pub struct ReplayFile {
     writer: ReplayWriter<BufWriter<File>>,
@@ -157,11 +158,13 @@ impl ReplayFile {
         &self.path
     }
 
-    /// Writes the footer, syncs the data, and moves the file into place.
-    pub(crate) fn finish(self, footer: Footer) -> io::Result<PathBuf> {
-        let file = self.writer.finish(&footer)?.into_inner().map_err(|error| error.into_error())?;
-        finish_file(file, &self.part_path, &self.path)?;
-        Ok(self.path)
+    pub(crate) fn part_path(&self) -> &Path {
+        &self.part_path
+    }
+
+    /// Writes the footer and flushes: complete at `<path>.part`, not synced.
+    pub(crate) fn seal(self, footer: &Footer) -> io::Result<File> {
+        self.writer.finish(footer)?.into_inner().map_err(|error| error.into_error())
     }
 }
 

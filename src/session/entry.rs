@@ -1,17 +1,14 @@
-//! What a session plays: its config, its entries, the one game a task
+//! What a session plays: its config, its entries, the one game a worker
 //! plays (`GameJob`) and the counters it advances. Types only: how a game
 //! is played is in `game.rs`, how a session runs in `run.rs`.
 
 use std::fmt;
-use std::future::Future;
 use std::path::PathBuf;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Duration;
 
 use crate::progress::Progress;
-use crate::session::{GameRecord, ReplayPolicy, SessionError, Shard};
+use crate::session::{Finished, Lane, ReplayPolicy, Shard};
 
 /// What to play, how, and how much.
 #[derive(Debug)]
@@ -65,13 +62,12 @@ pub trait EntryPlayer: Send + Sync + 'static {
     fn planner(&self) -> &'static str;
     /// The rules of its first level, in a line.
     fn rules(&self) -> String;
-    /// Starts one game. Resolves to `None` for a game stopped by the
-    /// session (not recorded; its replay deleted).
-    fn play(self: Arc<Self>, job: GameJob) -> Pin<Box<dyn Future<Output = GameResult> + Send>>;
+    /// Plays one game on the calling thread (one of the session's
+    /// workers), its progress kept in `lane` where the session can still
+    /// end the game if its planner never returns. `None`: the session did
+    /// so while this call was away in the planner.
+    fn play(&self, job: GameJob, lane: &Lane) -> Option<Finished>;
 }
-
-/// How one game ended for the session.
-pub type GameResult = Result<Option<GameRecord>, SessionError>;
 
 /// The counters a session advances while it runs.
 #[derive(Clone, Debug, Default)]
@@ -88,18 +84,17 @@ pub struct SessionProgress {
 /// One game to play.
 #[derive(Debug)]
 pub struct GameJob {
+    /// The entry's place in the session, and its name.
+    pub(super) entry_number: usize,
     pub(super) entry: String,
     pub(super) index: u64,
     pub(super) seed: u64,
     pub(super) replay_path: Option<PathBuf>,
     pub(super) keep: Keep,
-    pub(super) move_budget: Duration,
-    pub(super) cancel: Arc<AtomicBool>,
-    /// A game stopped by `cancel` is recorded as aborted (one game played
-    /// alone), not dropped (a session, which plays it again on resume).
+    /// A game stopped by the session is recorded as aborted (one game
+    /// played alone), not dropped (a session, which plays it again on
+    /// resume).
     pub(super) record_interrupted: bool,
-    pub(super) ticks: Progress,
-    pub(super) disk_used: Arc<AtomicU64>,
 }
 
 /// When a written replay is kept.

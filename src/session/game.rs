@@ -1,25 +1,26 @@
 //! One game from start to record: an entry's games (`GameEntry`, the one
 //! generic `EntryPlayer`), and for each game its replay opened, its ticks
-//! played (`ticks.rs`), then the finished game sorted out: recorded or
-//! dropped, its replay finished and kept or deleted, its record made and
-//! its `game_end` logged.
+//! played (`ticks.rs`) on the worker's thread, then the finished game
+//! (`LiveGame`, whoever ends it: its worker, or the watchdog when its
+//! planner never returns) sorted out: recorded or dropped, its replay
+//! sealed for the next group commit or deleted, its record made and its
+//! `game_end` logged.
 
 use std::fmt;
-use std::future::Future;
-use std::path::{Path, PathBuf};
-use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use tracing::info;
 
 use crate::game::{OutcomeKind, Replayable};
 use crate::plan::Planner;
-use crate::replay::{Footer, Header, ReplayFile};
+use crate::replay::{Footer, Header, PlannerInfo};
+use crate::session::commit::{Pending, ReplayPart};
 use crate::session::entry::Keep;
-use crate::session::ticks::{Ending, play_ticks};
-use crate::session::{EntryPlayer, GAME_EVENTS, GameJob, GameRecord, GameResult, SessionError, game_id};
+use crate::session::ticks::{Ending, Halt, play_ticks};
+use crate::session::workers::{Abandoned, Done, Finished, Lane};
+use crate::session::{EntryPlayer, GAME_EVENTS, GameJob, GameRecord, game_id};
 
 /// The games of one game type: its levels (game `index` plays level
 /// `index % levels`) and a planner maker (a fresh planner per game).
@@ -54,6 +55,16 @@ where
     }
 }
 
+/// An entry of one game played by `planner` (`tickbot play`).
+pub(super) fn single<G: Replayable, P: Planner<G>>(level: Arc<G::Config>, planner: P) -> Arc<dyn EntryPlayer> {
+    let name = planner.name();
+    let planner = Mutex::new(Some(planner));
+    let make_planner = move |_: &G::Config| {
+        planner.lock().unwrap_or_else(PoisonError::into_inner).take().expect("a single game's planner plays once")
+    };
+    Arc::new(GameEntry::<G, _> { levels: vec![(String::new(), level)], make_planner, planner: name })
+}
+
 impl<G, F, P> EntryPlayer for GameEntry<G, F>
 where
     G: Replayable,
@@ -72,107 +83,153 @@ where
         G::describe(&self.levels[0].1)
     }
 
-    fn play(self: Arc<Self>, job: GameJob) -> Pin<Box<dyn Future<Output = GameResult> + Send>> {
-        Box::pin(async move {
-            let (name, level) = &self.levels[(job.index % self.levels.len() as u64) as usize];
-            let planner = (self.make_planner)(level);
-            play_game::<G, P>(Arc::clone(level), name.clone(), planner, job).await
-        })
+    fn play(&self, job: GameJob, lane: &Lane) -> Option<Finished> {
+        let (name, level) = &self.levels[(job.index % self.levels.len() as u64) as usize];
+        let planner = (self.make_planner)(level);
+        play_game::<G, P>(level, name, planner, job, lane)
     }
 }
 
-/// Plays one game to its end (or until cancelled), recording it.
-pub(super) async fn play_game<G: Replayable, P: Planner<G>>(
-    level: Arc<G::Config>,
-    level_name: String,
-    planner: P,
+/// Plays one game on the calling thread to its end (or until the session
+/// stops it), recording it. `None`: the watchdog took the game.
+fn play_game<G: Replayable, P: Planner<G>>(
+    level: &G::Config,
+    level_name: &str,
+    mut planner: P,
     job: GameJob,
-) -> GameResult {
+    lane: &Lane,
+) -> Option<Finished> {
     let started = Instant::now();
     let planner_name = planner.name();
-    let game = G::new(&level, job.seed);
+    let mut game = G::new(level, job.seed);
     let id = game_id(&job.entry, job.index);
     info!(target: GAME_EVENTS, game = G::NAME, id = %id, seed = job.seed, planner = planner_name, "game_start");
-    let header = Header::new::<G>(&level, job.seed, &planner);
-    let mut replay = create_replay(job.replay_path.as_deref(), &header)?;
-    let played = match play_ticks(game, planner, header.initial_hash, replay.as_mut(), &job, &id).await {
-        Ok(played) => played,
-        Err(error) => {
-            delete_replay(replay);
-            return Err(error);
+    let mut last_hash = 0;
+    let replay = match &job.replay_path {
+        Some(path) => {
+            last_hash = game.state_hash();
+            let header = Header {
+                tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
+                game: G::spec(level),
+                seed: job.seed,
+                planner: PlannerInfo { name: planner_name.to_string(), params: planner.params() },
+                initial_hash: last_hash,
+            };
+            match ReplayPart::create(path, &header) {
+                Ok(part) => Some(part),
+                Err(error) => return Some(Finished::failed(error)),
+            }
         }
+        None => None,
     };
-    let outcome = match played.ending {
-        Ending::Over(outcome) => outcome,
-        Ending::Interrupted(outcome) if job.record_interrupted => outcome,
-        Ending::Interrupted(_) => {
-            delete_replay(replay);
-            info!(id = %id, "game_stopped");
-            return Ok(None);
-        }
-    };
-    let keep = job.keep == Keep::Always || outcome.kind != OutcomeKind::Won;
-    let footer = Footer { outcome: outcome.clone(), ticks: played.ticks, final_hash: played.last_hash };
-    let replay_written = finish_replay(replay, keep, footer, &job.disk_used).await?;
-    let record = GameRecord {
+    lane.begin(LiveGame {
+        entry_number: job.entry_number,
         id,
-        entry: job.entry,
-        index: job.index,
-        seed: job.seed,
+        job,
         game: G::NAME,
-        level: level_name,
+        level: level_name.to_string(),
         planner: planner_name,
-        outcome: outcome.kind,
-        reason: outcome.reason,
-        ticks: played.ticks,
-        score: played.score,
-        planner_us: played.planner_time.as_micros() as u64,
-        elapsed_us: started.elapsed().as_micros() as u64,
-        replay: replay_written,
+        started,
+        ticks: game.tick(),
+        score: game.score(),
+        last_hash,
+        planner_time: Duration::ZERO,
+        replay,
+    });
+    let ending = play_ticks(&mut game, &mut planner, lane);
+    let live = match lane.take() {
+        Ok(live) => live.expect("the game stays in its lane until it is taken"),
+        Err(Abandoned) => return None,
     };
-    log_game_end(&record);
-    Ok(Some(record))
+    match ending {
+        Ok(ending) => Some(live.finish(ending, &lane.ctx.disk_used)),
+        Err(Halt::Failed(error)) => {
+            live.discard();
+            Some(Finished::failed(error))
+        }
+        Err(Halt::Abandoned) => None,
+    }
 }
 
-/// Opens the game's replay, if it writes one.
-fn create_replay(path: Option<&Path>, header: &Header) -> Result<Option<ReplayFile>, SessionError> {
-    let Some(path) = path else { return Ok(None) };
-    let file = ReplayFile::create(path, header).map_err(|cause| {
-        remove_part(path);
-        replay_error(path, cause)
-    })?;
-    Ok(Some(file))
+/// A game as far as it has been played: what its record and its replay's
+/// footer need, and the replay being written.
+#[derive(Debug)]
+pub(super) struct LiveGame {
+    entry_number: usize,
+    id: String,
+    job: GameJob,
+    game: &'static str,
+    level: String,
+    planner: &'static str,
+    started: Instant,
+    /// The game's tick and score after its last step.
+    pub(super) ticks: u32,
+    pub(super) score: i64,
+    /// The state hash after the last step (the initial one if none),
+    /// kept only while a replay is written.
+    pub(super) last_hash: u64,
+    /// Time spent in the planner, over all its calls.
+    pub(super) planner_time: Duration,
+    pub(super) replay: Option<ReplayPart>,
 }
 
-/// Finishes a replay that is kept (its footer written, the file synced and
-/// moved into place, its size counted against the disk budget) and deletes
-/// one that is not. The path of the kept replay.
-async fn finish_replay(
-    replay: Option<ReplayFile>,
-    keep: bool,
-    footer: Footer,
-    disk_used: &AtomicU64,
-) -> Result<Option<PathBuf>, SessionError> {
-    let file = match replay {
-        Some(file) if keep => file,
-        not_kept => {
-            delete_replay(not_kept);
-            return Ok(None);
-        }
-    };
-    let path = file.path().to_path_buf();
-    let finished = tokio::task::spawn_blocking(move || file.finish(footer)).await;
-    let finished = finished.map_err(|error| SessionError::Task(error.to_string()))?;
-    match finished {
-        Ok(path) => {
-            let bytes = std::fs::metadata(&path).map_or(0, |metadata| metadata.len());
-            disk_used.fetch_add(bytes, Ordering::Relaxed);
-            Ok(Some(path))
-        }
-        Err(cause) => {
-            remove_part(&path);
-            Err(replay_error(&path, cause))
-        }
+impl LiveGame {
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Ends the game as `ending` says: recorded, its replay sealed for the
+    /// next commit (or deleted if not kept), or dropped with its replay.
+    pub(super) fn finish(self, ending: Ending, disk_used: &AtomicU64) -> Finished {
+        let outcome = match ending {
+            Ending::Over(outcome) => outcome,
+            Ending::Interrupted(outcome) if self.job.record_interrupted => outcome,
+            Ending::Interrupted(_) => {
+                info!(id = %self.id, "game_stopped");
+                self.discard();
+                return Finished(Done::Stopped);
+            }
+        };
+        let keep = self.job.keep == Keep::Always || outcome.kind != OutcomeKind::Won;
+        let replay = match self.replay {
+            Some(part) if keep => {
+                let footer = Footer { outcome: outcome.clone(), ticks: self.ticks, final_hash: self.last_hash };
+                match part.seal(&footer) {
+                    Ok(sealed) => {
+                        disk_used.fetch_add(sealed.bytes, Ordering::Relaxed);
+                        Some(sealed)
+                    }
+                    Err(error) => return Finished::failed(error),
+                }
+            }
+            not_kept => {
+                not_kept.into_iter().for_each(ReplayPart::discard);
+                None
+            }
+        };
+        let record = GameRecord {
+            id: self.id,
+            entry: self.job.entry,
+            index: self.job.index,
+            seed: self.job.seed,
+            game: self.game,
+            level: self.level,
+            planner: self.planner,
+            outcome: outcome.kind,
+            reason: outcome.reason,
+            ticks: self.ticks,
+            score: self.score,
+            planner_us: self.planner_time.as_micros() as u64,
+            elapsed_us: self.started.elapsed().as_micros() as u64,
+            replay: replay.as_ref().map(|sealed| sealed.path().to_path_buf()),
+        };
+        log_game_end(&record);
+        Finished(Done::Recorded(Pending { entry_number: self.entry_number, record, replay }))
+    }
+
+    /// Drops the game, deleting its replay.
+    pub(super) fn discard(self) {
+        self.replay.into_iter().for_each(ReplayPart::discard);
     }
 }
 
@@ -192,25 +249,4 @@ fn log_game_end(record: &GameRecord) {
         elapsed_us = record.elapsed_us,
         "game_end"
     );
-}
-
-fn replay_error(path: &Path, cause: std::io::Error) -> SessionError {
-    SessionError::Replay { path: path.to_path_buf(), cause }
-}
-
-/// Closes an unfinished replay and deletes it.
-fn delete_replay(replay: Option<ReplayFile>) {
-    if let Some(file) = replay {
-        let path = file.path().to_path_buf();
-        drop(file);
-        remove_part(&path);
-    }
-}
-
-/// Deletes the `.part` file of an unfinished replay: nothing half-written
-/// is left behind.
-fn remove_part(path: &Path) {
-    let mut part = path.as_os_str().to_owned();
-    part.push(".part");
-    let _ = std::fs::remove_file(PathBuf::from(part));
 }

@@ -1,11 +1,12 @@
 //! The session runner: the only async module. A session plays the games of
 //! its entries (each a game, its levels and a planner) in a fixed order
-//! (`schedule`), as tokio tasks with bounded concurrency, sends planning
-//! (CPU work) to the blocking pool under a per-move budget, writes replays
-//! durably, and appends one synced JSON line per finished game to the
-//! results file of its directory (`store`), keeping only running totals in
-//! memory. A planner fault (panic, over its budget, an illegal action) ends
-//! its game with an outcome of its own and the session goes on.
+//! (`schedule`) on `jobs` worker threads, each game's ticks on one thread
+//! under a per-move budget, with an async loop that watches the workers,
+//! commits finished games in groups (their replays synced, then one synced
+//! write of their JSON lines to the results file of its directory,
+//! `store`) and keeps only running totals in memory. A planner fault
+//! (panic, over its budget, an illegal action, no answer at all) ends its
+//! game with an outcome of its own and the session goes on.
 //!
 //! A session stops starting games on shutdown, at its deadline, or when a
 //! results line or replay cannot be written; in the first and last cases
@@ -14,11 +15,15 @@
 //! ends with exactly the results of an uninterrupted one.
 //!
 //! Its files: `entry.rs` (what a session plays: its config and entries),
-//! `game.rs` (one game from start to record), `ticks.rs` (one game's tick
-//! loop), `run.rs` (the run loop, and one game alone), `report.rs` (each
+//! `workers.rs` (the worker threads, where they take games from, the
+//! watchdog's side of each game), `game.rs` (one game from start to
+//! record), `ticks.rs` (one game's tick loop), `commit.rs` (replays written
+//! and made durable in groups with their results lines), `run.rs` (the
+//! async loop, for a session and for one game alone), `report.rs` (each
 //! game's record and the totals); and beside them the schedule, shards,
 //! the session file (`spec`), the directory on disk (`store`) and `merge`.
 
+mod commit;
 mod entry;
 mod game;
 pub mod merge;
@@ -29,13 +34,14 @@ pub mod shard;
 pub mod spec;
 pub mod store;
 mod ticks;
+mod workers;
 
 use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::rng::derive_seed;
 
-pub use entry::{Entry, EntryPlayer, GameJob, GameResult, SessionConfig, SessionProgress};
+pub use entry::{Entry, EntryPlayer, GameJob, SessionConfig, SessionProgress};
 pub use game::GameEntry;
 pub use report::{EntryReport, GameRecord, SessionReport, Totals};
 pub use run::{play_one, run};
@@ -43,6 +49,10 @@ pub use schedule::{Schedule, Slot};
 pub use shard::Shard;
 pub use spec::{ReplayPolicy, SessionSpec};
 pub use store::{Manifest, Recovered, ResultsFile, SessionDir};
+pub use workers::{Finished, Lane};
+// What a worker's lane holds: named here, for `workers.rs` sits below
+// `game.rs`, which plays on a lane.
+use game::LiveGame;
 
 /// The log target of the per-game events (`game_start`, `game_end`): a
 /// terminal running a long session leaves them to the log file.
@@ -52,6 +62,13 @@ pub(crate) const GAME_EVENTS: &str = "tickbot::games";
 /// the three, so results never depend on scheduling.
 pub(crate) fn game_seed(master_seed: u64, entry: usize, index: u64) -> u64 {
     derive_seed(derive_seed(master_seed, entry as u64), index)
+}
+
+/// The log a session keeps in step with its results: flushed before each
+/// group commit, so that no game is recorded whose log lines were lost.
+/// An error stops the session as a failed results write does.
+pub trait SessionLog: Send + Sync {
+    fn flush(&self) -> Result<(), SessionError>;
 }
 
 /// A game's id in results: its entry and index.
@@ -71,6 +88,8 @@ pub enum SessionError {
     Replay { path: PathBuf, cause: io::Error },
     #[error("cannot write the results file {path}: {cause}")]
     Results { path: PathBuf, cause: io::Error },
+    #[error("cannot write the log file {path}: {cause}")]
+    Log { path: PathBuf, cause: io::Error },
     #[error("{path}: {cause}")]
     Dir { path: PathBuf, cause: io::Error },
     #[error("{path} is in use by another session{}; wait for it to end, or choose another directory",

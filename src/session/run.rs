@@ -1,86 +1,132 @@
-//! Running: a session of many games (`run`), its games started in the
-//! session's order as tokio tasks with bounded concurrency, each finished
-//! game's line appended to the results file and added to the totals, until
-//! the games are done, the duration is over, a shutdown comes or a write
-//! fails; and one game alone (`play_one`, for `tickbot play`).
+//! Running: a session of many games (`run`) or one game alone
+//! (`play_one`, for `tickbot play`), on one loop. Workers (`workers.rs`)
+//! play the games on threads of their own; this async loop watches them
+//! (a planner call that never returns ends its game), commits finished
+//! games in groups (`commit.rs`) and adds them to the totals, until the
+//! games are done, the duration is over, a shutdown comes or a write
+//! fails.
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use tokio::task::{JoinError, JoinSet};
+use tokio::time::MissedTickBehavior;
 use tracing::{error, info, warn};
 
-use crate::game::{OutcomeKind, Replayable};
+use crate::game::{Outcome, OutcomeKind, Replayable};
 use crate::plan::Planner;
 use crate::progress::Progress;
-use crate::rng::derive_seed;
+use crate::session::commit::{self, Committed, KnownDirs, Pending};
 use crate::session::entry::Keep;
-use crate::session::game::play_game;
-use crate::session::store::Recorded;
+use crate::session::game::single;
+use crate::session::ticks::{Ending, grace, over_budget_reason};
+use crate::session::workers::{COMMIT_GAMES, Context, Crew, Lane, SessionStarter, Starter};
 use crate::session::{
-    EntryReport, GameJob, GameRecord, GameResult, Recovered, ReplayPolicy, ResultsFile, Schedule, SessionConfig,
-    SessionDir, SessionError, SessionReport, Slot, Totals, game_seed, replay_path,
+    EntryReport, GameJob, GameRecord, Recovered, ResultsFile, Schedule, SessionConfig, SessionDir, SessionError,
+    SessionLog, SessionProgress, SessionReport, Totals,
 };
+
+/// How often the loop looks at its workers: the watchdog's resolution.
+const WATCH_EVERY: Duration = Duration::from_millis(20);
+
+/// The least time between two group commits: results come in steadily
+/// (a progress bar, `tail -f`, a `kill -9` loses little) at no more than
+/// 20 syncs a second however fast the games are.
+const COMMIT_EVERY: Duration = Duration::from_millis(50);
+
+/// Once a session stops (Ctrl-C, a failed write), a planner call has this
+/// long to come back before its game is ended without it.
+const STOP_GRACE: Duration = Duration::from_millis(100);
 
 /// Plays a session until its games are done, its duration is over,
 /// `shutdown` resolves, or a write fails. With `out`, results go to its
 /// results file (games it already records are skipped) and replays under
-/// its replay folder.
+/// its replay folder; `log`, if given, is flushed before each commit and a
+/// failure to write it stops the session as a failed results write does.
 pub async fn run(
     config: SessionConfig,
     out: Option<(&SessionDir, ResultsFile, Recovered)>,
+    log: Option<Arc<dyn SessionLog>>,
     shutdown: impl Future<Output = ()>,
 ) -> SessionReport {
     let started = Instant::now();
-    let mut session = Running::new(config, out);
-    let deadline = session.config.duration.map(|duration| tokio::time::Instant::now() + duration);
-    tokio::pin!(shutdown);
-    loop {
-        session.start_games();
-        if session.tasks.is_empty() {
-            break;
-        }
-        tokio::select! {
-            () = &mut shutdown, if !session.report.interrupted => session.interrupt(),
-            () = sleep_until(deadline), if !session.report.timed_out && !session.report.interrupted => {
-                session.report.timed_out = true;
-                info!(running = session.tasks.len(), "the session's duration is over: starting no more games");
-            }
-            Some(joined) = session.tasks.join_next() => session.finished(joined),
-        }
-    }
+    let deadline = config.duration.map(|duration| tokio::time::Instant::now() + duration);
+    let jobs = config.jobs.max(1);
+    let mut session = Running::new(config, out, log);
+    session.drive(jobs, deadline, shutdown).await;
     session.into_report(started)
 }
 
-/// A session while it runs: what it plays, what it has recorded, and the
-/// games under way.
+/// Plays one game with `seed` (`tickbot play`) on the session's loop: a
+/// shutdown ends it as aborted, its replay kept.
+#[allow(clippy::too_many_arguments)] // the one game's settings, each used once
+pub async fn play_one<G: Replayable, P: Planner<G>>(
+    level: Arc<G::Config>,
+    planner: P,
+    seed: u64,
+    replay: Option<PathBuf>,
+    move_budget: Duration,
+    ticks: Progress,
+    log: Option<Arc<dyn SessionLog>>,
+    shutdown: impl Future<Output = ()>,
+) -> Result<GameRecord, SessionError> {
+    let job = GameJob {
+        entry_number: 0,
+        entry: G::NAME.to_string(),
+        index: 0,
+        seed,
+        replay_path: replay,
+        keep: Keep::Always,
+        record_interrupted: true,
+    };
+    let ctx = Context::new(Arc::new(AtomicBool::new(false)), move_budget, ticks, 0);
+    let crew = Crew::new(vec![single::<G, P>(level, planner)], Starter::One(Some(job)), ctx);
+    let names = vec![(G::NAME.to_string(), G::NAME, "")];
+    let mut session = Running::with_crew(crew, names, vec![Totals::default()], None, log, SessionProgress::default());
+    session.drive(1, None, shutdown).await;
+    match (session.report.stopped_by, session.last_record) {
+        (Some(failure), _) => Err(failure),
+        (None, Some(record)) => Ok(record),
+        (None, None) => Err(SessionError::Task("the game ended without a record".into())),
+    }
+}
+
+/// A session while it runs: its workers, what waits for a commit, and
+/// what it has recorded.
 struct Running {
-    config: SessionConfig,
-    /// Set to stop the running games (a shutdown, a failed write).
-    cancel: Arc<AtomicBool>,
-    replay_dir: Option<PathBuf>,
+    crew: Arc<Crew>,
+    /// The workers' lanes, watched by the watchdog.
+    lanes: Vec<Arc<Lane>>,
+    /// Workers still playing (not ended, not abandoned).
+    working: usize,
+    /// Per entry: its name, game and planner, for the report.
+    names: Vec<(String, &'static str, &'static str)>,
     results: Option<ResultsFile>,
-    /// Per entry, the games its results file already records.
-    recorded: Vec<Option<Recorded>>,
+    known_dirs: KnownDirs,
+    log: Option<Arc<dyn SessionLog>>,
+    /// Finished games waiting for the next commit.
+    pending: Vec<Pending>,
+    /// When the last commit began; `None` before the first, which comes
+    /// as soon as a game finishes.
+    last_commit: Option<Instant>,
+    /// When the session began to stop its running games.
+    stopping_since: Option<Instant>,
     /// Per entry, its totals so far (those recorded before a resume included).
     totals: Vec<Totals>,
-    schedule: Schedule,
-    /// Bytes the kept replays take, for the disk budget.
-    disk_used: Arc<AtomicU64>,
+    progress: SessionProgress,
     report: SessionReport,
-    /// Games played at once.
-    jobs: usize,
-    /// The running games, each with its entry's number.
-    tasks: JoinSet<(usize, GameResult)>,
-    /// The session's order has no game left to start.
-    exhausted: bool,
+    /// The last game recorded (the one game of `play_one`).
+    last_record: Option<GameRecord>,
 }
 
 impl Running {
-    fn new(config: SessionConfig, out: Option<(&SessionDir, ResultsFile, Recovered)>) -> Running {
+    fn new(
+        config: SessionConfig,
+        out: Option<(&SessionDir, ResultsFile, Recovered)>,
+        log: Option<Arc<dyn SessionLog>>,
+    ) -> Running {
         let (replay_dir, results, recovered, replay_bytes) = match out {
             Some((dir, results, recovered)) => {
                 // The walk is only needed where a budget counts the bytes.
@@ -90,7 +136,8 @@ impl Running {
             None => (None, None, Recovered::default(), None),
         };
         let Recovered { recorded, totals: recovered_totals, .. } = recovered;
-        let recorded: Vec<_> = config.entries.iter().map(|entry| recorded.get(&entry.name).cloned()).collect();
+        let starter_entries: Vec<_> =
+            config.entries.iter().map(|entry| (entry.name.clone(), recorded.get(&entry.name).cloned())).collect();
         let totals: Vec<Totals> =
             config.entries.iter().map(|entry| recovered_totals.get(&entry.name).cloned().unwrap_or_default()).collect();
         let schedule = Schedule::new(
@@ -98,11 +145,43 @@ impl Running {
             config.entries.iter().map(|entry| entry.games).collect(),
             config.max_games,
         );
-        let already: u64 = recorded.iter().flatten().map(|done| done.count()).sum();
+        let already: u64 = starter_entries.iter().filter_map(|(_, done)| done.as_ref()).map(|done| done.count()).sum();
         let shard = config.shard;
         let total =
             schedule.entry_counts().map(|counts| counts.iter().map(|&games| shard.games_of(games)).sum::<u64>());
         config.progress.games.set_total(total.map_or(0, |total| total.saturating_sub(already)));
+        let starter = SessionStarter {
+            schedule,
+            entries: starter_entries,
+            shard,
+            master_seed: config.master_seed,
+            replays: config.replays,
+            replay_dir,
+            disk_budget: config.disk_budget,
+            disk_budget_reached: false,
+            stopped: false,
+        };
+        let cancel = Arc::new(AtomicBool::new(false));
+        let ticks = config.progress.ticks.clone();
+        let ctx = Context::new(cancel, config.move_budget, ticks, replay_bytes.unwrap_or(0));
+        let names = config
+            .entries
+            .iter()
+            .map(|entry| (entry.name.clone(), entry.player.game(), entry.player.planner()))
+            .collect();
+        let players = config.entries.into_iter().map(|entry| entry.player).collect();
+        let crew = Crew::new(players, Starter::Session(Box::new(starter)), ctx);
+        Running::with_crew(crew, names, totals, results, log, config.progress)
+    }
+
+    fn with_crew(
+        crew: Crew,
+        names: Vec<(String, &'static str, &'static str)>,
+        totals: Vec<Totals>,
+        results: Option<ResultsFile>,
+        log: Option<Arc<dyn SessionLog>>,
+        progress: SessionProgress,
+    ) -> Running {
         let report = SessionReport {
             entries: Vec::new(),
             overall: Totals::default(),
@@ -115,140 +194,216 @@ impl Running {
             elapsed_us: 0,
         };
         Running {
-            jobs: config.jobs.max(1),
-            config,
-            cancel: Arc::new(AtomicBool::new(false)),
-            replay_dir,
+            crew: Arc::new(crew),
+            lanes: Vec::new(),
+            working: 0,
+            names,
             results,
-            recorded,
+            known_dirs: KnownDirs::default(),
+            log,
+            pending: Vec::new(),
+            last_commit: None,
+            stopping_since: None,
             totals,
-            schedule,
-            disk_used: Arc::new(AtomicU64::new(replay_bytes.unwrap_or(0))),
+            progress,
             report,
-            tasks: JoinSet::new(),
-            exhausted: false,
+            last_record: None,
         }
     }
 
-    /// Starts games in the session's order until `jobs` of them run, none
-    /// is left, or the session has stopped starting them.
-    fn start_games(&mut self) {
-        let report = &self.report;
-        let starting = !report.interrupted && !report.timed_out && report.stopped_by.is_none();
-        while starting && !self.exhausted && self.tasks.len() < self.jobs {
-            let Some(slot) = self.schedule.next() else {
-                self.exhausted = true;
-                break;
-            };
-            let recorded = self.recorded[slot.entry].as_ref().is_some_and(|done| done.contains(slot.index));
-            if !self.config.shard.plays(slot.index) || recorded {
-                continue;
+    /// Starts `jobs` workers and runs until they have all ended, then
+    /// commits what is left.
+    async fn drive(&mut self, jobs: usize, deadline: Option<tokio::time::Instant>, shutdown: impl Future<Output = ()>) {
+        for _ in 0..jobs {
+            self.add_worker();
+        }
+        let crew = Arc::clone(&self.crew);
+        let mut watch = tokio::time::interval(WATCH_EVERY);
+        watch.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        tokio::pin!(shutdown);
+        while self.working > 0 {
+            let woken = crew.wake.notified();
+            let starting = !self.report.timed_out && self.stopping_since.is_none();
+            tokio::select! {
+                () = &mut shutdown, if !self.report.interrupted => self.interrupt(),
+                () = sleep_until(deadline), if starting => {
+                    self.report.timed_out = true;
+                    self.crew.stop_starting();
+                    info!(running = self.working, "the session's duration is over: starting no more games");
+                }
+                _ = watch.tick() => self.watch(),
+                () = woken => {}
             }
-            let job = self.job(&slot);
-            let game = Arc::clone(&self.config.entries[slot.entry].player).play(job);
-            let entry_number = slot.entry;
-            self.tasks.spawn(async move { (entry_number, game.await) });
+            self.collect();
+            let waited = self.last_commit.is_none_or(|at| at.elapsed() >= COMMIT_EVERY);
+            let due = !self.pending.is_empty() && (waited || self.pending.len() >= COMMIT_GAMES);
+            if due {
+                self.commit().await;
+            }
+        }
+        self.collect();
+        self.commit().await;
+    }
+
+    fn add_worker(&mut self) {
+        match self.crew.spawn_worker() {
+            Ok(lane) => {
+                self.lanes.push(lane);
+                self.working += 1;
+            }
+            Err(failure) => self.stop(failure),
         }
     }
 
-    /// The job of the game in `slot`: its seed, and whether and where it
-    /// keeps its replay (none once the disk budget is reached).
-    fn job(&mut self, slot: &Slot) -> GameJob {
-        let config = &self.config;
-        let entry = &config.entries[slot.entry];
-        let seed = game_seed(config.master_seed, slot.entry, slot.index);
-        let over_budget = config.disk_budget.is_some_and(|budget| self.disk_used.load(Ordering::Relaxed) >= budget);
-        if over_budget && !self.report.disk_budget_reached {
-            self.report.disk_budget_reached = true;
-            warn!(
-                budget = config.disk_budget,
-                "the replays reached the disk budget: later games keep no replay (results go on)"
-            );
+    /// The watchdog: a game whose planner call is overdue is ended here
+    /// (as a timeout, or stopped if the session is stopping) and a fresh
+    /// worker takes its worker's place.
+    fn watch(&mut self) {
+        let move_budget = self.crew.ctx.move_budget;
+        let limit = move_budget + grace(move_budget);
+        let stopping = self.stopping_since;
+        let overdue = |running: Duration| {
+            running >= limit || stopping.is_some_and(|since| since.elapsed() >= STOP_GRACE && running >= STOP_GRACE)
+        };
+        let taken = self.crew.abandon_overdue(&self.lanes, overdue);
+        if taken.is_empty() {
+            return;
         }
-        let keep = if over_budget { None } else { keep_rule(config.replays, seed) };
-        GameJob {
-            entry: entry.name.clone(),
-            index: slot.index,
-            seed,
-            replay_path: keep.and(self.replay_dir.as_ref()).map(|dir| replay_path(dir, &entry.name, slot.index)),
-            keep: keep.unwrap_or(Keep::Always),
-            move_budget: config.move_budget,
-            cancel: Arc::clone(&self.cancel),
-            record_interrupted: false,
-            ticks: config.progress.ticks.clone(),
-            disk_used: Arc::clone(&self.disk_used),
+        let mut lanes: Vec<Option<Arc<Lane>>> = self.lanes.drain(..).map(Some).collect();
+        let abandoned = taken.len();
+        for (number, game) in taken {
+            lanes[number] = None;
+            self.working -= 1;
+            let tick = game.ticks + 1;
+            let ending = if stopping.is_some() {
+                Ending::Interrupted(Outcome::new(
+                    OutcomeKind::Aborted,
+                    format!("interrupted while planning tick {tick}"),
+                ))
+            } else {
+                Ending::Over(Outcome::new(OutcomeKind::Timeout, over_budget_reason(move_budget, game.ticks)))
+            };
+            self.crew.deliver(game.finish(ending, &self.crew.ctx.disk_used));
         }
+        self.lanes = lanes.into_iter().flatten().collect();
+        if stopping.is_none() {
+            // A fresh worker for each one left to its planner; it ends at
+            // once if no game is left to start.
+            for _ in 0..abandoned {
+                self.add_worker();
+            }
+        }
+    }
+
+    /// Takes what the workers left: finished games wait for the commit, a
+    /// failure stops the session.
+    fn collect(&mut self) {
+        let inbox = self.crew.collect();
+        self.working -= inbox.workers_done;
+        self.report.unfinished += inbox.stopped;
+        for failure in inbox.failures {
+            self.report.unfinished += 1;
+            if self.report.stopped_by.is_none() {
+                self.stop(failure);
+            }
+        }
+        self.pending.extend(inbox.games);
+    }
+
+    /// Commits the finished games (`commit.rs`), then counts them; none
+    /// is recorded once the session has stopped on a failure.
+    async fn commit(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        self.last_commit = Some(Instant::now());
+        let games = std::mem::take(&mut self.pending);
+        if self.report.stopped_by.is_some() {
+            return self.drop_games(games);
+        }
+        // The log first: no game is recorded whose log lines are lost.
+        if let Some(failure) = self.log.as_ref().and_then(|log| log.flush().err()) {
+            self.stop(failure);
+            return self.drop_games(games);
+        }
+        let committed = if self.results.is_none() && games.iter().all(|game| game.replay.is_none()) {
+            Committed {
+                recorded: games.into_iter().map(|game| (game.entry_number, game.record)).collect(),
+                failure: None,
+            }
+        } else {
+            let mut results = self.results.take();
+            let mut known_dirs = std::mem::take(&mut self.known_dirs);
+            let committing = tokio::task::spawn_blocking(move || {
+                let committed = commit::commit(games, results.as_mut(), &mut known_dirs);
+                (committed, results, known_dirs)
+            });
+            match committing.await {
+                Ok((committed, results, known_dirs)) => {
+                    (self.results, self.known_dirs) = (results, known_dirs);
+                    committed
+                }
+                Err(error) => return self.stop(SessionError::Task(error.to_string())),
+            }
+        };
+        if let Some((failure, games)) = committed.failure {
+            self.report.unfinished += games as u64;
+            self.stop(failure);
+        }
+        for (entry_number, record) in committed.recorded {
+            self.count(entry_number, record);
+        }
+    }
+
+    /// Games not recorded after all: their replays deleted, counted as
+    /// unfinished (a resumed session plays them again).
+    fn drop_games(&mut self, games: Vec<Pending>) {
+        self.report.unfinished += games.len() as u64;
+        for game in games {
+            game.replay.into_iter().for_each(commit::Sealed::discard);
+        }
+    }
+
+    /// Adds a recorded game to the totals and the progress counters.
+    fn count(&mut self, entry_number: usize, record: GameRecord) {
+        self.totals[entry_number].add(record.outcome, record.ticks, record.score, record.planner_us);
+        self.report.played_now += 1;
+        self.progress.games.advance(1);
+        if record.outcome == OutcomeKind::Won {
+            self.progress.won.advance(1);
+        } else {
+            self.progress.not_won.advance(1);
+        }
+        self.last_record = Some(record);
     }
 
     /// A shutdown: no more games start, and the running ones are stopped.
     fn interrupt(&mut self) {
         self.report.interrupted = true;
-        self.cancel.store(true, Ordering::Relaxed);
-        warn!(running = self.tasks.len(), "interrupted: starting no more games, stopping the running ones");
-    }
-
-    /// A game's task ended: its record is appended and counted, or it is
-    /// counted as unfinished; a failure stops the session.
-    fn finished(&mut self, joined: Result<(usize, GameResult), JoinError>) {
-        let (entry_number, result) = match joined {
-            Ok(joined) => joined,
-            Err(error) => (usize::MAX, Err(SessionError::Task(error.to_string()))),
-        };
-        match result {
-            Ok(Some(record)) => self.record(entry_number, record),
-            Ok(None) => self.report.unfinished += 1,
-            Err(failure) => {
-                self.report.unfinished += 1;
-                if self.report.stopped_by.is_none() {
-                    self.stop(failure);
-                }
-            }
-        }
-    }
-
-    /// Appends a finished game's line to the results file, then counts it.
-    fn record(&mut self, entry_number: usize, record: GameRecord) {
-        if self.report.stopped_by.is_some() {
-            // Finished after the failure: not in the file, so not counted;
-            // a resumed session plays it again.
-            self.report.unfinished += 1;
-            return;
-        }
-        let appended = self.results.as_mut().map_or(Ok(()), |file| file.append(&record));
-        if let Err(failure) = appended {
-            self.stop(failure);
-            self.report.unfinished += 1;
-            return;
-        }
-        self.totals[entry_number].add(record.outcome, record.ticks, record.score, record.planner_us);
-        self.report.played_now += 1;
-        let progress = &self.config.progress;
-        progress.games.advance(1);
-        if record.outcome == OutcomeKind::Won {
-            progress.won.advance(1);
-        } else {
-            progress.not_won.advance(1);
-        }
+        warn!(running = self.working, "interrupted: starting no more games, stopping the running ones");
+        self.stop_games();
     }
 
     /// A failed write: nothing more starts, and the running games stop.
     fn stop(&mut self, failure: SessionError) {
         error!(error = %failure, "stopping the session");
-        self.cancel.store(true, Ordering::Relaxed);
-        self.report.stopped_by = Some(failure);
+        self.report.stopped_by.get_or_insert(failure);
+        self.stop_games();
+    }
+
+    fn stop_games(&mut self) {
+        self.crew.stop_starting();
+        self.crew.ctx.cancel.store(true, Ordering::Relaxed);
+        self.stopping_since.get_or_insert_with(Instant::now);
     }
 
     /// The report: per-entry totals and their sum.
     fn into_report(self, started: Instant) -> SessionReport {
         let mut report = self.report;
-        for (entry, totals) in self.config.entries.iter().zip(self.totals) {
+        report.disk_budget_reached = self.crew.disk_budget_reached();
+        for ((name, game, planner), totals) in self.names.into_iter().zip(self.totals) {
             report.overall.merge(&totals);
-            report.entries.push(EntryReport {
-                name: entry.name.clone(),
-                game: entry.player.game(),
-                planner: entry.player.planner(),
-                totals,
-            });
+            report.entries.push(EntryReport { name, game, planner, totals });
         }
         report.elapsed_us = started.elapsed().as_micros() as u64;
         report
@@ -262,61 +417,6 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
     }
 }
 
-/// Plays one game with `seed` (`tickbot play`): a shutdown ends it as
-/// aborted, its replay finalised.
-pub async fn play_one<G: Replayable, P: Planner<G>>(
-    level: Arc<G::Config>,
-    planner: P,
-    seed: u64,
-    replay: Option<PathBuf>,
-    move_budget: Duration,
-    ticks: Progress,
-    shutdown: impl Future<Output = ()>,
-) -> Result<GameRecord, SessionError> {
-    let cancel = Arc::new(AtomicBool::new(false));
-    let job = GameJob {
-        entry: G::NAME.to_string(),
-        index: 0,
-        seed,
-        replay_path: replay,
-        keep: Keep::Always,
-        move_budget,
-        cancel: Arc::clone(&cancel),
-        record_interrupted: true,
-        ticks,
-        disk_used: Arc::default(),
-    };
-    let game = play_game::<G, P>(level, String::new(), planner, job);
-    tokio::pin!(game);
-    tokio::pin!(shutdown);
-    let result = tokio::select! {
-        result = &mut game => result,
-        () = &mut shutdown => {
-            cancel.store(true, Ordering::Relaxed);
-            game.await
-        }
-    };
-    result.map(|record| record.expect("an interrupted single game is recorded"))
-}
-
-/// Which games keep their replay (`None`: not this one).
-fn keep_rule(policy: ReplayPolicy, seed: u64) -> Option<Keep> {
-    match policy {
-        ReplayPolicy::All => Some(Keep::Always),
-        ReplayPolicy::Failures => Some(Keep::UnlessWon),
-        ReplayPolicy::None => None,
-        ReplayPolicy::Sample(share) => {
-            // A draw of its own from the game's seed: the same games are
-            // sampled however often the session runs.
-            let draw = derive_seed(seed, SAMPLE_STREAM) as f64 / 2f64.powi(64);
-            (draw < share).then_some(Keep::Always)
-        }
-    }
-}
-
-/// Salt of the replay-sampling draw, apart from any draw a game makes.
-const SAMPLE_STREAM: u64 = 0x7265_706c_6179;
-
 #[cfg(test)]
 mod tests {
     use std::path::{Path, PathBuf};
@@ -324,7 +424,7 @@ mod tests {
     use super::*;
     use crate::game::snake::{Config, Dir, SnakeGame, SnakeSetup};
     use crate::plan::{Budget, Decision, PlanError};
-    use crate::session::{Entry, GameEntry, SessionProgress, Shard, store};
+    use crate::session::{Entry, GameEntry, ReplayPolicy, SessionProgress, Shard, store};
 
     /// How a test planner misbehaves.
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -432,9 +532,13 @@ mod tests {
             entry("fine", 3, 20, || walker(0)),
         ];
         let (held, results, recovered) = open(dir.path());
-        let report =
-            run(config(entries, Duration::from_secs(2)), Some((&held, results, recovered)), std::future::pending())
-                .await;
+        let report = run(
+            config(entries, Duration::from_secs(2)),
+            Some((&held, results, recovered)),
+            None,
+            std::future::pending(),
+        )
+        .await;
         assert!(report.stopped_by.is_none(), "{:?}", report.stopped_by);
         let totals = |name: &str| report.entries.iter().find(|entry| entry.name == name).unwrap().totals.clone();
         assert_eq!((totals("panic").panic, totals("overrun").timeout, totals("illegal").illegal), (1, 1, 1));
@@ -464,9 +568,13 @@ mod tests {
         let whole = tempfile::tempdir().unwrap();
         let make = || vec![entry("a", 5, 40, || walker(1)), entry("b", 4, 30, || walker(1))];
         let (held, results, recovered) = open(whole.path());
-        let report =
-            run(config(make(), Duration::from_secs(5)), Some((&held, results, recovered)), std::future::pending())
-                .await;
+        let report = run(
+            config(make(), Duration::from_secs(5)),
+            Some((&held, results, recovered)),
+            None,
+            std::future::pending(),
+        )
+        .await;
         assert_eq!(report.overall.games, 9);
         drop(held);
 
@@ -481,13 +589,18 @@ mod tests {
                 tokio::time::sleep(Duration::from_millis(2)).await;
             }
         };
-        let report = run(config(make(), Duration::from_secs(5)), Some((&held, results, recovered)), shutdown).await;
+        let report =
+            run(config(make(), Duration::from_secs(5)), Some((&held, results, recovered)), None, shutdown).await;
         assert!(report.interrupted && report.unfinished > 0, "{report:?}");
         assert!(held.remove_unfinished_replays().unwrap() == 0, "no .part is left behind");
         let (results, recovered) = ResultsFile::open(&held.results_path()).unwrap();
-        let report =
-            run(config(make(), Duration::from_secs(5)), Some((&held, results, recovered)), std::future::pending())
-                .await;
+        let report = run(
+            config(make(), Duration::from_secs(5)),
+            Some((&held, results, recovered)),
+            None,
+            std::future::pending(),
+        )
+        .await;
         assert_eq!(report.overall.games, 9, "totals cover the games recorded before the resume too");
         let key = |dir: &Path| {
             let mut lines: Vec<_> = lines(&dir.join(store::RESULTS_FILE))
@@ -521,17 +634,56 @@ mod tests {
         let report = run(
             config(vec![entry("a", 20, 60, || walker(1))], Duration::from_secs(5)),
             Some((&held, results, recovered)),
+            None,
             std::future::pending(),
         )
         .await;
         assert!(matches!(report.stopped_by, Some(SessionError::Results { .. })), "{:?}", report.stopped_by);
         assert_eq!(report.overall.games, 0, "no line was written, so none is counted");
-        // The game whose line failed and at most the one beside it: nothing
-        // was started after the failure; their replays are kept (finished) or
-        // gone (stopped), never left as .part.
-        assert!(report.unfinished <= 2, "{report:?}");
+        // The games of the commit that failed and those running beside it
+        // are unfinished; the rest never started. Their replays are kept
+        // (finished) or gone (stopped), never left as .part.
+        assert!(report.unfinished > 0 && report.unfinished < 20, "{report:?}");
         let names: Vec<PathBuf> = files(&held.replay_dir());
         assert!(names.iter().all(|name| name.extension().is_some_and(|extension| extension == "tbr")), "{names:?}");
+    }
+
+    /// A log that takes `lines` flushes, then fails as a full disk does.
+    struct FullLog {
+        flushes_left: std::sync::atomic::AtomicUsize,
+    }
+
+    impl SessionLog for FullLog {
+        fn flush(&self) -> Result<(), SessionError> {
+            match self.flushes_left.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| left.checked_sub(1)) {
+                Ok(_) => Ok(()),
+                Err(_) => Err(SessionError::Log {
+                    path: PathBuf::from("logs/tickbot.jsonl"),
+                    cause: std::io::Error::from(std::io::ErrorKind::StorageFull),
+                }),
+            }
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_log_that_cannot_be_written_stops_the_session_as_a_failed_results_write_does() {
+        let dir = tempfile::tempdir().unwrap();
+        let (held, results, recovered) = open(dir.path());
+        let log = Arc::new(FullLog { flushes_left: 1.into() });
+        let report = run(
+            config(vec![entry("a", 20, 60, || walker(1))], Duration::from_secs(5)),
+            Some((&held, results, recovered)),
+            Some(log),
+            std::future::pending(),
+        )
+        .await;
+        assert!(matches!(report.stopped_by, Some(SessionError::Log { .. })), "{:?}", report.stopped_by);
+        // The first commit went through; the session stopped at the second,
+        // whose games are not recorded (a resume plays them again).
+        let recorded = lines(&held.results_path()).len() as u64;
+        assert!(recorded > 0 && recorded == report.overall.games, "{report:?}");
+        assert!(report.unfinished > 0 && recorded + report.unfinished < 20, "{report:?}");
+        assert!(files(&held.replay_dir()).iter().all(|name| name.extension().is_some_and(|ext| ext == "tbr")));
     }
 
     pub(crate) fn files(dir: &Path) -> Vec<PathBuf> {
@@ -557,7 +709,7 @@ mod tests {
         let progress = session.progress.games.clone();
         let dir = tempfile::tempdir().unwrap();
         let (held, results, recovered) = open(dir.path());
-        let report = run(session, Some((&held, results, recovered)), std::future::pending()).await;
+        let report = run(session, Some((&held, results, recovered)), None, std::future::pending()).await;
         let mut ids: Vec<String> =
             lines(&held.results_path()).iter().map(|line| line["id"].as_str().unwrap().to_string()).collect();
         ids.sort();
@@ -570,6 +722,7 @@ mod tests {
         let report = run(
             config(vec![entry("slow", 1, 30, || walker(30))], Duration::from_millis(5)),
             None,
+            None,
             std::future::pending(),
         )
         .await;
@@ -580,7 +733,7 @@ mod tests {
     async fn a_session_stops_starting_games_at_its_duration() {
         let mut session = config(vec![entry("long", 1000, 30, || walker(2))], Duration::from_secs(5));
         session.duration = Some(Duration::from_millis(150));
-        let report = run(session, None, std::future::pending()).await;
+        let report = run(session, None, None, std::future::pending()).await;
         assert!(report.timed_out && !report.interrupted);
         assert!(report.overall.games > 0 && report.overall.games < 1000, "{report:?}");
         assert_eq!(report.unfinished, 0, "running games finish when the duration is over");

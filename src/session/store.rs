@@ -1,9 +1,10 @@
 //! A session's directory on disk: the lock that keeps a second session
 //! out, `manifest.json` (what the session plays, written before its first
 //! game), `results.jsonl` (one line per finished game, appended and synced
-//! one by one), and what a resumed session reads back from them: the games
-//! already recorded and their running totals. Plain blocking I/O: each call
-//! is one small write and one sync, made between games.
+//! a group at a time), and what a resumed session reads back from them: the games
+//! already recorded and their running totals. Plain blocking I/O: each
+//! append is one write and one sync for the games of a group commit
+//! (`commit.rs`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{self, File, OpenOptions};
@@ -353,14 +354,21 @@ impl ResultsFile {
         Ok((ResultsFile { file, path: path.to_path_buf() }, recovered))
     }
 
-    /// Appends one record as a line and syncs it. A write that fails part
-    /// way is cut back, so the file never ends in a torn line.
-    pub(crate) fn append(&mut self, record: &GameRecord) -> Result<(), SessionError> {
+    /// Appends the records as lines in one write and syncs them once. A
+    /// write that fails part way is cut back, so the file never ends in a
+    /// torn line and holds either all of them or none.
+    pub(crate) fn append_all<'a>(&mut self, records: impl Iterator<Item = &'a GameRecord>) -> Result<(), SessionError> {
         let error = |cause| SessionError::Results { path: self.path.clone(), cause };
-        let mut line = serde_json::to_vec(record).map_err(|cause| error(io::Error::other(cause)))?;
-        line.push(b'\n');
+        let mut lines = Vec::new();
+        for record in records {
+            serde_json::to_writer(&mut lines, record).map_err(|cause| error(io::Error::other(cause)))?;
+            lines.push(b'\n');
+        }
+        if lines.is_empty() {
+            return Ok(());
+        }
         let before = self.file.metadata().map_err(error)?.len();
-        let written = self.file.write_all(&line).and_then(|()| self.file.sync_data());
+        let written = self.file.write_all(&lines).and_then(|()| self.file.sync_data());
         if let Err(cause) = written {
             let _ = self.file.set_len(before);
             let _ = self.file.sync_data();

@@ -1,8 +1,9 @@
-//! The ticks of one game: ask the planner (on the blocking pool, under the
-//! move budget), sort what it answers into the action to play or the
-//! fault that ends the game, step the game, and write each tick's frame.
-//! What happens to the finished game (its replay kept or deleted, its
-//! record, its log line) is `game.rs`'s.
+//! The ticks of one game, all on its worker's thread: ask the planner
+//! (under the move budget, a panic caught), sort what it answers into the
+//! action to play or the fault that ends the game, step the game, and
+//! write the tick's frame. Between calls the game's progress is in its
+//! `Lane`, where the watchdog can end a game whose planner never returns.
+//! What happens to the finished game is `game.rs`'s.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -12,125 +13,116 @@ use tracing::{debug, warn};
 
 use crate::game::{Outcome, OutcomeKind, Replayable, Status};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
-use crate::replay::{Frame, FrameHash, ReplayFile};
-use crate::session::{GameJob, SessionError};
+use crate::replay::{Frame, FrameHash};
+use crate::session::SessionError;
+use crate::session::workers::{Abandoned, Lane, panic_message};
+
+/// Ticks counted into the progress counter at once: a shared counter
+/// touched every tick by every worker would cost more than a tick.
+const TICKS_PER_REPORT: u64 = 1024;
 
 /// How the ticks of one game ended.
+#[derive(Debug)]
 pub(super) enum Ending {
     Over(Outcome),
     /// Stopped by the session; kept only if `record_interrupted`.
     Interrupted(Outcome),
 }
 
-/// Where a game stands after its last tick: what its footer and record need.
-pub(super) struct Played {
-    pub(super) ending: Ending,
-    /// The game's tick and score after its last step.
-    pub(super) ticks: u32,
-    pub(super) score: i64,
-    /// The hash of the state after the last step (the initial hash if none).
-    pub(super) last_hash: u64,
-    /// Time spent in the planner, over all its calls.
-    pub(super) planner_time: Duration,
+/// Why the ticks stopped without an ending.
+pub(super) enum Halt {
+    /// A frame could not be written (the caller deletes the replay).
+    Failed(SessionError),
+    /// The watchdog took the game.
+    Abandoned,
 }
 
-/// A planner call that came back: the planner and the game, with what the
-/// planner answered (or the panic it raised) and how long it took.
-struct Planned<G: Replayable, P> {
-    planner: P,
-    game: G,
-    decision: std::thread::Result<Result<Decision<G::Action>, PlanError>>,
-    elapsed: Duration,
+/// The time a planner is given past its budget before its game is ended
+/// without its answer.
+pub(super) fn grace(move_budget: Duration) -> Duration {
+    move_budget / 10 + Duration::from_millis(100)
 }
 
-/// Plays `game` from its start until it is over, the planner faults, or
-/// the job is cancelled; each step's frame goes to `replay`. An error is a
-/// frame that could not be written (the caller deletes the replay).
-pub(super) async fn play_ticks<G: Replayable, P: Planner<G>>(
-    mut game: G,
-    mut planner: P,
-    initial_hash: u64,
-    mut replay: Option<&mut ReplayFile>,
-    job: &GameJob,
-    id: &str,
-) -> Result<Played, SessionError> {
+/// Plays `game` on the calling thread until it is over, the planner
+/// faults, or the session stops it; each step's frame goes to the lane's
+/// replay.
+pub(super) fn play_ticks<G: Replayable, P: Planner<G>>(
+    game: &mut G,
+    planner: &mut P,
+    lane: &Lane,
+) -> Result<Ending, Halt> {
+    let ctx = &*lane.ctx;
     let planner_name = planner.name();
-    // Kept outside `game`, which is away on the blocking pool while a
-    // planner runs and is lost if that planner overruns its budget.
-    let mut last_hash = initial_hash;
-    let mut ticks = game.tick();
-    let mut score = game.score();
-    let mut planner_time = Duration::ZERO;
+    let mut budget = Budget::new(None, Some(Arc::clone(&ctx.cancel)));
+    let limit = ctx.move_budget + grace(ctx.move_budget);
+    let mut unreported = 0;
+    // Asked once per game: a planner that plans every tick would otherwise
+    // pay the filter's check on each.
+    let log_plans = tracing::enabled!(tracing::Level::DEBUG);
     let ending = loop {
-        let tick = ticks;
         if let Status::Over(outcome) = game.status() {
             break Ending::Over(outcome);
         }
-        if job.cancel.load(Ordering::Relaxed) {
+        let tick = game.tick();
+        if ctx.cancel.load(Ordering::Relaxed) {
             break Ending::Interrupted(Outcome::new(
                 OutcomeKind::Aborted,
                 format!("interrupted before tick {}", tick + 1),
             ));
         }
-        let planned = match plan_tick(game, planner, job, tick).await {
-            Ok(planned) => planned,
-            Err(ending) => break ending,
-        };
-        (planner, game) = (planned.planner, planned.game);
-        planner_time += planned.elapsed;
-        let decision = match sort_answer(planned.decision, job.move_budget, tick) {
-            Ok(decision) => decision,
-            Err(ending) => break ending,
-        };
-        if let Some(stats) = decision.planned {
-            log_plan(id, planner_name, tick, &stats, planned.elapsed);
+        let started = Instant::now();
+        budget.set_deadline(started + ctx.move_budget);
+        lane.call_started(started);
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| planner.next_action(game, &budget)));
+        let elapsed = started.elapsed();
+        let stepped = lane.after_call(|live| -> Result<Option<Ending>, SessionError> {
+            live.planner_time += elapsed;
+            // Past the grace the answer comes too late, whatever it is:
+            // the watchdog would have ended the game without it.
+            let decision = if elapsed > limit {
+                Err(fault(OutcomeKind::Timeout, over_budget_reason(ctx.move_budget, tick)))
+            } else {
+                sort_answer(answer, ctx.move_budget, tick)
+            };
+            let decision = match decision {
+                Ok(decision) => decision,
+                Err(ending) => return Ok(Some(ending)),
+            };
+            if let Some(stats) = decision.planned.filter(|_| log_plans) {
+                log_plan(live.id(), planner_name, tick, &stats, elapsed);
+            }
+            if let Err(illegal) = game.step(decision.action) {
+                warn!(id = %live.id(), error = %illegal, "planner chose an illegal action");
+                return Ok(Some(fault(
+                    OutcomeKind::Illegal,
+                    format!("planner chose an illegal action at tick {}: {illegal}", tick + 1),
+                )));
+            }
+            live.ticks = game.tick();
+            live.score = game.score();
+            if let Some(replay) = &mut live.replay {
+                // Hashed only where a replay records it: the footer's final
+                // hash is the last one.
+                live.last_hash = game.state_hash();
+                replay
+                    .frame(Frame { action: G::action_code(decision.action), hash: FrameHash::Full(live.last_hash) })?;
+            }
+            Ok(None)
+        });
+        match stepped {
+            Ok(Ok(None)) => {}
+            Ok(Ok(Some(ending))) => break ending,
+            Ok(Err(error)) => return Err(Halt::Failed(error)),
+            Err(Abandoned) => return Err(Halt::Abandoned),
         }
-        if let Err(illegal) = game.step(decision.action) {
-            warn!(id = %id, error = %illegal, "planner chose an illegal action");
-            break fault(
-                OutcomeKind::Illegal,
-                format!("planner chose an illegal action at tick {}: {illegal}", tick + 1),
-            );
-        }
-        last_hash = game.state_hash();
-        ticks = game.tick();
-        score = game.score();
-        job.ticks.advance(1);
-        if let Some(file) = &mut replay {
-            // Buffered: a syscall every few hundred frames, cheap enough to
-            // do on the runtime thread.
-            let frame = Frame { action: G::action_code(decision.action), hash: FrameHash::Full(last_hash) };
-            file.frame(frame).map_err(|cause| SessionError::Replay { path: file.path().to_path_buf(), cause })?;
+        unreported += 1;
+        if unreported == TICKS_PER_REPORT {
+            ctx.ticks.advance(unreported);
+            unreported = 0;
         }
     };
-    Ok(Played { ending, ticks, score, last_hash, planner_time })
-}
-
-/// One planner call, on the blocking pool under the move budget: the
-/// planner and the game come back with its answer, or the fault that ends
-/// the game (a failed task, or no answer within the budget and its grace).
-async fn plan_tick<G: Replayable, P: Planner<G>>(
-    game: G,
-    mut planner: P,
-    job: &GameJob,
-    tick: u32,
-) -> Result<Planned<G, P>, Ending> {
-    let budget = Budget::new(Some(Instant::now() + job.move_budget), Some(Arc::clone(&job.cancel)));
-    let planning = tokio::task::spawn_blocking(move || {
-        let plan_started = Instant::now();
-        let decision = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| planner.next_action(&game, &budget)));
-        Planned { planner, game, decision, elapsed: plan_started.elapsed() }
-    });
-    // A planner that ignores its budget keeps its blocking thread, but
-    // the game is ended here, a little after the budget, all the same.
-    let grace = job.move_budget / 10 + Duration::from_millis(100);
-    match tokio::time::timeout(job.move_budget + grace, planning).await {
-        Ok(Ok(planned)) => Ok(planned),
-        Ok(Err(join_error)) => {
-            Err(fault(OutcomeKind::Panic, format!("planner task failed at tick {}: {join_error}", tick + 1)))
-        }
-        Err(_) => Err(fault(OutcomeKind::Timeout, over_budget_reason(job.move_budget, tick))),
-    }
+    ctx.ticks.advance(unreported);
+    Ok(ending)
 }
 
 /// Sorts a planner's answer: the decision to play, or the outcome its fault
@@ -177,15 +169,6 @@ fn fault(kind: OutcomeKind, reason: String) -> Ending {
     Ending::Over(Outcome::new(kind, reason))
 }
 
-/// The text of a panic's payload.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    payload
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_string())
-        .or_else(|| payload.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a panic without a message".to_string())
-}
-
-fn over_budget_reason(budget: Duration, tick: u32) -> String {
+pub(super) fn over_budget_reason(budget: Duration, tick: u32) -> String {
     format!("planner exceeded its move budget of {} ms at tick {}", budget.as_millis(), tick + 1)
 }

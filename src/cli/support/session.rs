@@ -6,7 +6,8 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -16,7 +17,10 @@ use tickbot::game::Replayable;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 use tickbot::replay;
-use tickbot::session::{self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionProgress, SessionReport};
+use tickbot::session::{
+    self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionLog, SessionProgress, SessionReport,
+};
+use tickbot::telemetry;
 
 use super::exit::{Exit, ExitOnError, Failure};
 use super::interrupt::{finished, interrupt_flag};
@@ -44,11 +48,10 @@ pub(crate) fn play_one<G: Replayable, P: Planner<G>>(
             options.record.clone(),
             Duration::from_millis(options.move_budget_ms),
             ticks.clone(),
+            session_log(),
             signalled(),
         );
         let result = runtime.block_on(game);
-        // A planner that ignored its budget may still hold a blocking
-        // thread: do not wait for it forever.
         runtime.shutdown_timeout(Duration::from_secs(1));
         result.exit_code(Exit::Runtime)?
     };
@@ -72,6 +75,11 @@ pub(crate) fn play_one<G: Replayable, P: Planner<G>>(
         print!("{}", replay::render_at(&replay, record.ticks).exit_code(Exit::Runtime)?);
     }
     Ok(finished())
+}
+
+/// The log file as the session checks it before each commit.
+fn session_log() -> Option<Arc<dyn SessionLog>> {
+    telemetry::log_file().map(|file| Arc::new(file) as Arc<dyn SessionLog>)
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
@@ -102,18 +110,23 @@ pub(crate) fn run_session(
     // JSON file) instead of raw onto stderr.
     std::panic::set_hook(Box::new(|info| tracing::error!(panic = %info, "a planner panicked")));
     let runtime = runtime()?;
-    let report = {
+    let mut report = {
         let _display = SessionDisplay::start(&progress, duration);
-        runtime.block_on(session::run(config, out, signalled()))
+        runtime.block_on(session::run(config, out, session_log(), signalled()))
     };
     runtime.shutdown_timeout(Duration::from_secs(1));
+    // A line lost after the last commit (the session's closing events)
+    // fails the run all the same: no log line is lost without a word.
+    if report.stopped_by.is_none() {
+        report.stopped_by = telemetry::log_file().and_then(|log| log.failure());
+    }
     Ok(report)
 }
 
 /// What shows a session's progress while it runs.
 enum SessionDisplay {
     Bar { _guard: ProgressGuard },
-    Status { done: Arc<AtomicBool>, thread: Option<std::thread::JoinHandle<()>> },
+    Status { stop: Option<Sender<()>>, thread: Option<std::thread::JoinHandle<()>> },
 }
 
 /// How often a session that is not on a terminal logs its status.
@@ -143,36 +156,34 @@ impl SessionDisplay {
             });
             return SessionDisplay::Bar { _guard: guard };
         }
-        let done = Arc::new(AtomicBool::new(false));
+        // Dropping the sender wakes the thread at once: a short session
+        // does not wait out a sleep at its end.
+        let (stop, stopped) = mpsc::channel::<()>();
         let thread = {
-            let (done, games) = (Arc::clone(&done), progress.games.clone());
+            let games = progress.games.clone();
             std::thread::spawn(move || {
-                let mut last = Instant::now();
-                while !done.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(100));
-                    if last.elapsed() >= STATUS_EVERY {
-                        last = Instant::now();
-                        let elapsed = started.elapsed().as_secs_f64();
-                        let per_second = games.done() as f64 / elapsed.max(1e-9);
-                        tracing::info!(
-                            games = games.done(),
-                            of = games.total(),
-                            games_per_s = format!("{per_second:.1}"),
-                            so_far = so_far(),
-                            "status"
-                        );
-                    }
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(STATUS_EVERY) {
+                    let elapsed = started.elapsed().as_secs_f64();
+                    let per_second = games.done() as f64 / elapsed.max(1e-9);
+                    tracing::info!(
+                        games = games.done(),
+                        of = games.total(),
+                        games_per_s = format!("{per_second:.1}"),
+                        so_far = so_far(),
+                        "status"
+                    );
                 }
             })
         };
-        SessionDisplay::Status { done, thread: Some(thread) }
+        SessionDisplay::Status { stop: Some(stop), thread: Some(thread) }
     }
 }
 
 impl Drop for SessionDisplay {
     fn drop(&mut self) {
-        if let SessionDisplay::Status { done, thread } = self {
-            done.store(true, Ordering::Relaxed);
+        if let SessionDisplay::Status { stop, thread } = self {
+            // The sender goes first, ending the thread's wait.
+            drop(stop.take());
             if let Some(thread) = thread.take() {
                 let _ = thread.join();
             }
