@@ -22,7 +22,10 @@ pub use locm::{
     LocmBenchReport, LocmMatchReport, bench_locm, play_game as play_locm_game, play_match as play_locm_match,
 };
 pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
-pub use slide::{SlideBenchError, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
+pub use slide::{
+    CurrentInstance, SlideBenchError, SlideBenchReport, SlideBenchRun, SlideBenchState, SlideCase, SlideInstanceReport,
+    StateChange, bench_slide,
+};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.
