@@ -316,3 +316,33 @@ impl<'a, const K: usize> Kernel<'a, K> {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::slide::plan::pdb::Partition;
+    use crate::game::slide::{Goal, goal_board};
+    use crate::rng::GameRng;
+
+    /// The values a kernel keeps as tiles move, one view at a time, are the
+    /// whole lookups of the board it stands on, on the board and reflected.
+    #[test]
+    fn kept_values_equal_whole_lookups_along_a_random_walk() {
+        let tables = PdbSet::build(Partition::P44);
+        let budget = Budget::unlimited();
+        let mut board = goal_board(3, Goal::BlankFirst);
+        let mut kernel = Kernel::<4>::new(&tables, &board, &budget);
+        let mut rng = GameRng::from_seed(11);
+        let mut nonzero = 0;
+        for _ in 0..500 {
+            let dir = Dir::ALL[rng.below(4) as usize];
+            let blank = kernel.blank();
+            let Some(next) = neighbour(3, blank, dir) else { continue };
+            kernel.apply(dir.code());
+            board.swap(usize::from(blank), usize::from(next));
+            assert_eq!(kernel.sums(), tables.sums(&board), "{:?}", &board[..9]);
+            nonzero += usize::from(kernel.sums().0 > 0);
+        }
+        assert!(nonzero > 100);
+    }
+}

@@ -70,12 +70,15 @@ pub(crate) struct Run<'a> {
     /// Called after each finished subtree and each finished iteration with
     /// where the search stands (from any of the threads, one at a time).
     pub(crate) report: &'a (dyn Fn(&Checkpoint) + Sync),
+    /// An iteration after one that generated at least this many nodes is
+    /// split ([`SPLIT_FROM_NODES`]; tests split small searches).
+    pub(crate) split_from_nodes: u64,
 }
 
 impl Run<'_> {
     /// One thread, from the start, reporting to no one.
     pub(crate) fn plain() -> Run<'static> {
-        Run { threads: 1, resume: None, report: &|_| {} }
+        Run { threads: 1, resume: None, report: &|_| {}, split_from_nodes: SPLIT_FROM_NODES }
     }
 }
 
@@ -123,7 +126,7 @@ fn solve_with<const K: usize>(
         if state.bound as usize >= MAX_DEPTH {
             return Err(gave_up(format!("no solution within {MAX_DEPTH} moves"), state.nodes));
         }
-        let outcome = if state.split.is_some() || state.last_iteration_nodes >= SPLIT_FROM_NODES {
+        let outcome = if state.split.is_some() || state.last_iteration_nodes >= run.split_from_nodes {
             split::iterate(&root, &mut state, run.threads, run.report)
         } else {
             let mut kernel = root.clone();
@@ -219,7 +222,7 @@ impl IdaStar {
         resume: Option<&Checkpoint>,
         report: &(dyn Fn(&Checkpoint) + Sync),
     ) -> Result<(Vec<Dir>, u64), Interrupted> {
-        solve_game(&self.tables, game, budget, Run { threads: self.threads, resume, report })
+        solve_game(&self.tables, game, budget, Run { threads: self.threads, resume, report, ..Run::plain() })
     }
 }
 
@@ -356,23 +359,13 @@ mod tests {
         use crate::game::slide::plan::astar;
         use crate::rng::GameRng;
         // 5-5-5 is the smallest 15-puzzle partition that builds in seconds.
-        let tables = PdbSet::build(Partition::P555);
+        let tables = p555();
         let goal = goal_board(4, Goal::BlankFirst);
         let mut rng = GameRng::from_seed(4);
         for _ in 0..12 {
-            // A random walk from the goal: 30 to 45 moves, never straight back.
-            let mut board = goal;
-            let mut blank = 0u8;
-            let mut last: Option<Dir> = None;
-            for _ in 0..30 + rng.below(16) {
-                let dir = Dir::ALL[rng.below(4) as usize];
-                if let (Some(next), false) = (neighbour(4, blank, dir), Some(dir.opposite()) == last) {
-                    board.swap(usize::from(blank), usize::from(next));
-                    blank = next;
-                    last = Some(dir);
-                }
-            }
-            let solution = solve(&tables, &board, &Budget::unlimited(), Run::plain()).unwrap();
+            let steps = 30 + rng.below(16);
+            let board = random_walk(steps, &mut rng);
+            let solution = solve(tables, &board, &Budget::unlimited(), Run::plain()).unwrap();
             let reference = astar::solve(4, &board, &Budget::unlimited(), 5_000_000).unwrap();
             assert_eq!(solution.moves.len(), reference.moves.len(), "{:?}", &board[..16]);
             // Along an optimal path the distance left is known exactly.
@@ -383,5 +376,72 @@ mod tests {
             }
             assert_eq!(along, goal);
         }
+    }
+
+    /// The 5-5-5 tables, built once for the tests that share them.
+    fn p555() -> &'static PdbSet {
+        static TABLES: std::sync::OnceLock<PdbSet> = std::sync::OnceLock::new();
+        TABLES.get_or_init(|| PdbSet::build(Partition::P555))
+    }
+
+    /// A 15-puzzle board `steps` random moves from the goal, never straight back.
+    fn random_walk(steps: u32, rng: &mut crate::rng::GameRng) -> Board {
+        let mut board = goal_board(4, Goal::BlankFirst);
+        let mut blank = 0u8;
+        let mut last: Option<Dir> = None;
+        for _ in 0..steps {
+            let dir = Dir::ALL[rng.below(4) as usize];
+            if let (Some(next), false) = (neighbour(4, blank, dir), Some(dir.opposite()) == last) {
+                board.swap(usize::from(blank), usize::from(next));
+                blank = next;
+                last = Some(dir);
+            }
+        }
+        board
+    }
+
+    /// Splitting iterations into subtrees changes neither the plan nor, on
+    /// one thread, the node count whether the search runs whole or is
+    /// stopped half-way and resumed; on two threads the plan is the same.
+    #[test]
+    fn split_and_resumed_searches_find_the_one_thread_plan() {
+        use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+        let tables = p555();
+        let board = random_walk(200, &mut crate::rng::GameRng::from_seed(21));
+        let plain = solve(tables, &board, &Budget::unlimited(), Run::plain()).unwrap();
+        let split = |threads| Run { threads, split_from_nodes: 1, ..Run::plain() };
+        let reports = AtomicUsize::new(0);
+        let count = |_: &Checkpoint| {
+            reports.fetch_add(1, Ordering::Relaxed);
+        };
+        let whole = solve(tables, &board, &Budget::unlimited(), Run { report: &count, ..split(1) }).unwrap();
+        assert_eq!(whole.moves, plain.moves);
+        let reports = reports.into_inner();
+        assert!(reports > 20, "{reports} subtrees and iterations: the search was not split");
+        assert_eq!(solve(tables, &board, &Budget::unlimited(), split(2)).unwrap().moves, plain.moves);
+        // Stopped after half its reports, then resumed on one and on two threads.
+        let cancel = Arc::new(AtomicBool::new(false));
+        let budget = Budget::new(None, Some(Arc::clone(&cancel)));
+        let seen = AtomicUsize::new(0);
+        let stop_half_way = |_: &Checkpoint| {
+            if seen.fetch_add(1, Ordering::Relaxed) + 1 == reports / 2 {
+                cancel.store(true, Ordering::Relaxed);
+            }
+        };
+        let stopped = solve(tables, &board, &budget, Run { report: &stop_half_way, ..split(1) }).unwrap_err();
+        assert_eq!(stopped.error, PlanError::Cancelled);
+        let checkpoint = stopped.checkpoint.expect("stopped within an iteration");
+        assert!(checkpoint.nodes > 0 && checkpoint.nodes < whole.nodes);
+        let resumed =
+            solve(tables, &board, &Budget::unlimited(), Run { resume: Some(&checkpoint), ..split(1) }).unwrap();
+        assert_eq!((resumed.moves.len(), resumed.nodes), (whole.moves.len(), whole.nodes));
+        assert_eq!(resumed.moves, plain.moves);
+        let resumed =
+            solve(tables, &board, &Budget::unlimited(), Run { resume: Some(&checkpoint), ..split(2) }).unwrap();
+        assert_eq!(resumed.moves, plain.moves);
+        // A checkpoint of another board is refused.
+        let other = random_walk(20, &mut crate::rng::GameRng::from_seed(22));
+        let refused = solve(tables, &other, &Budget::unlimited(), Run { resume: Some(&checkpoint), ..split(1) });
+        assert!(matches!(refused, Err(Interrupted { error: PlanError::GaveUp(_), .. })));
     }
 }

@@ -53,15 +53,17 @@ pub(super) fn iterate<const K: usize>(
         }
         Enumerated::Halted { error, generated } => return Iteration::Halted { error, unrecorded: generated },
         Enumerated::Items { items, depth, generated, min_exceeded } => {
-            state.nodes += generated;
             match &mut state.split {
-                Some(split) if split.subtrees as usize == items.len() => split.nodes += generated,
+                // Resumed: the split was counted when it was first made, so
+                // a resumed search counts the nodes a whole one would.
+                Some(split) if split.subtrees as usize == items.len() => {}
                 Some(_) => {
                     // Only a checkpoint of another search can disagree.
                     let error = PlanError::GaveUp("the checkpoint does not fit this search's split".to_string());
                     return Iteration::Halted { error, unrecorded: 0 };
                 }
                 None => {
+                    state.nodes += generated;
                     let mut split = SplitProgress::new(depth as u32, items.len() as u32);
                     split.nodes = generated;
                     split.min_exceeded = min_exceeded;

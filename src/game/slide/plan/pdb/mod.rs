@@ -385,29 +385,62 @@ mod tests {
 
     /// A table turned by a symmetry gives the value of the table built for
     /// the turned group, placement by placement: what lets two tables serve
-    /// the 24-puzzle's four groups. Checked on a 4×4 group placed like the
-    /// 24-puzzle's second one (a block in the top-right corner) and its turns.
+    /// the 24-puzzle's four groups. Checked on groups placed like the
+    /// 24-puzzle's second one (a block in the top-right corner), on 4×4 and
+    /// on 5×5 (three of its six tiles), and their quarter and half turns.
     #[test]
     fn a_turned_table_equals_the_table_of_the_turned_group() {
-        let side = 4;
-        let table = PatternDb::build(side, &[2, 3, 6, 7]);
-        assert!(!table.goal_blank_matters());
-        for symmetry in [Symmetry::Rot180, Symmetry::Rot90] {
-            let tiles: Vec<u8> = table
-                .tiles()
-                .iter()
-                .map(|&home| (1..16).find(|&tile| symmetry.apply(side, tile) == home).unwrap())
-                .collect();
-            let turned = PatternDb::build(side, &tiles);
-            let mut positions = [0u8; 4];
-            for index in 0..turned.entries().len() {
-                unrank(index, 16, &mut positions);
-                let seen: Vec<u8> = positions.iter().map(|&cell| symmetry.apply(side, cell)).collect();
-                assert_eq!(turned.entries()[index], table.lookup(&seen), "{symmetry:?} at {positions:?}");
+        for (side, tiles) in [(4u8, &[2u8, 3, 6, 7][..]), (5, &[3, 4, 8][..])] {
+            let n = side * side;
+            let table = PatternDb::build(side, tiles);
+            assert!(!table.goal_blank_matters());
+            for symmetry in [Symmetry::Rot180, Symmetry::Rot90] {
+                let turned_tiles: Vec<u8> = table
+                    .tiles()
+                    .iter()
+                    .map(|&home| (1..n).find(|&tile| symmetry.apply(side, tile) == home).unwrap())
+                    .collect();
+                let turned = PatternDb::build(side, &turned_tiles);
+                let mut positions = vec![0u8; tiles.len()];
+                for index in 0..turned.entries().len() {
+                    unrank(index, u32::from(n), &mut positions);
+                    let seen: Vec<u8> = positions.iter().map(|&cell| symmetry.apply(side, cell)).collect();
+                    assert_eq!(turned.entries()[index], table.lookup(&seen), "{symmetry:?} on {side}×{side}");
+                }
             }
         }
         // The blank's goal cell is walled off by tiles 1 and 4 at home.
-        assert!(PatternDb::build(side, &[1, 4, 5]).goal_blank_matters());
+        assert!(PatternDb::build(4, &[1, 4, 5]).goal_blank_matters());
+    }
+
+    /// The reflected sum of a board is the regular sum of the board
+    /// reflected about the main diagonal (tile `t` on cell `c` becomes tile
+    /// `T(t)` on cell `T(c)`), on random 8- and 15-puzzle boards.
+    #[test]
+    fn the_reflected_sum_is_the_sum_on_the_reflected_board() {
+        let mut rng = GameRng::from_seed(7);
+        for partition in [Partition::P44, Partition::P555] {
+            let set = PdbSet::build(partition);
+            let side = partition.side();
+            let n = usize::from(side) * usize::from(side);
+            let mut differ = 0;
+            for _ in 0..300 {
+                let mut board = goal_board(side, Goal::BlankFirst);
+                for i in (1..n).rev() {
+                    board.swap(i, rng.below(i as u32 + 1) as usize);
+                }
+                let mut reflected = board;
+                for cell in 0..n as u8 {
+                    let to = Symmetry::Transpose.apply(side, cell);
+                    reflected[usize::from(to)] = Symmetry::Transpose.apply(side, board[usize::from(cell)]);
+                }
+                let (regular, by_view) = set.sums(&board);
+                assert_eq!(by_view, set.sums(&reflected).0, "{:?}", &board[..n]);
+                assert_eq!(regular, set.sums(&reflected).1);
+                differ += usize::from(regular != by_view);
+            }
+            assert!(differ > 0, "{}: the two sums are not the same lookup", partition.name());
+        }
     }
 
     #[test]
