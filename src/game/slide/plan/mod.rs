@@ -44,7 +44,8 @@ pub struct PlannerArgs {
     #[arg(long, value_enum, default_value_t = PlannerName::Idastar)]
     pub planner: PlannerName,
     /// idastar's pattern databases. Default: 4-4 (3×3), 6-6-3 (4×4), 6-6-6-6 (5×5).
-    /// 7-8 takes about 10 minutes and ~9 GB of memory to build the first time.
+    /// 6-6-6-6 (two tables, turned to serve four groups) and 7-8 take minutes and
+    /// 2-3 GB of memory to build the first time; later runs load them from the cache.
     #[arg(long, value_name = "GROUPS", value_parser = parse_partition)]
     pub(crate) pdb: Option<Partition>,
     /// Where pattern databases are cached. Default: $TICKBOT_PDB_DIR, else
@@ -85,7 +86,7 @@ impl Default for PlannerArgs {
 pub enum PlannerName {
     /// A* with Manhattan distance plus linear conflicts (optimal; 8-puzzles, easy 15-puzzles).
     Astar,
-    /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
+    /// IDA* with additive pattern databases, maxed with the reflected lookup (optimal).
     #[default]
     Idastar,
     /// A genetic algorithm from a 2020 write-up: ours, or its own with --write-up (not optimal).
