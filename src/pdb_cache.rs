@@ -3,7 +3,7 @@
 //! tables themselves are built by `game::slide::plan::pdb`, which does no I/O.
 //!
 //! File layout (all integers little-endian): the magic `TBPDB1\n`, the board
-//! side (u8), whether the build knew the blank (u8, always 1 now), the
+//! side (u8), whether the build knew the blank (u8: 1, as every build does), the
 //! table's tile count (u8) and tiles (u8 each), the entry count (u64), the
 //! entries (one byte each), then the xxh3-64 of everything before it (u64).
 //! A file is used only if all of it matches the table asked for (its name
