@@ -3,10 +3,13 @@
 //! tables themselves are built by `game::slide::plan::pdb`, which does no I/O.
 //!
 //! File layout (all integers little-endian): the magic `TBPDB1\n`, the board
-//! side (u8), whether the build knew the blank (u8), the group's tile count
-//! (u8) and tiles (u8 each), the entry count (u64), the entries (one byte
-//! each), then the xxh3-64 of everything before it (u64). A file that does
-//! not match is rebuilt and rewritten, never trusted.
+//! side (u8), whether the build knew the blank (u8: 1, as every build does), the
+//! table's tile count (u8) and tiles (u8 each), the entry count (u64), the
+//! entries (one byte each), then the xxh3-64 of everything before it (u64).
+//! A file is used only if all of it matches the table asked for (its name
+//! names the side and tiles too), so a file of another board, group or
+//! abstraction, or a damaged one, is rebuilt and rewritten, never trusted.
+//! A change to what a table holds for the same key must change the magic.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -61,16 +64,18 @@ pub enum CacheError {
 /// The cache file name of one group's table.
 pub(crate) fn file_name(partition: Partition, tiles: &[u8]) -> String {
     let tiles: Vec<String> = tiles.iter().map(u8::to_string).collect();
-    let kind = if partition.blank_aware(tiles.len()) { "blank" } else { "blind" };
-    format!("slide{}-{kind}-{}.pdb", partition.side(), tiles.join("_"))
+    format!("slide{}-blank-{}.pdb", partition.side(), tiles.join("_"))
 }
 
+/// The abstraction byte of the file layout: the build knew the blank.
+const BLANK_AWARE: u8 = 1;
+
 /// The bytes of a table file.
-pub(crate) fn encode(table: &PatternDb, blank_aware: bool) -> Vec<u8> {
+pub(crate) fn encode(table: &PatternDb) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(table.entries().len() + 64);
     bytes.extend_from_slice(MAGIC);
     bytes.push(table.side());
-    bytes.push(u8::from(blank_aware));
+    bytes.push(BLANK_AWARE);
     bytes.push(table.tiles().len() as u8);
     bytes.extend_from_slice(table.tiles());
     bytes.extend_from_slice(&(table.entries().len() as u64).to_le_bytes());
@@ -81,7 +86,7 @@ pub(crate) fn encode(table: &PatternDb, blank_aware: bool) -> Vec<u8> {
 }
 
 /// Reads a table file back; `None` unless it is exactly the table expected.
-pub(crate) fn decode(bytes: &[u8], side: u8, tiles: &[u8], blank_aware: bool) -> Option<PatternDb> {
+pub(crate) fn decode(bytes: &[u8], side: u8, tiles: &[u8]) -> Option<PatternDb> {
     let (body, checksum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
     if xxh3_64(body) != u64::from_le_bytes(checksum.try_into().ok()?) {
         return None;
@@ -90,7 +95,7 @@ pub(crate) fn decode(bytes: &[u8], side: u8, tiles: &[u8], blank_aware: bool) ->
     let (&[file_side, file_blank, n_tiles], rest) = rest.split_first_chunk::<3>()?;
     let (file_tiles, rest) = rest.split_at_checked(usize::from(n_tiles))?;
     let (count, entries) = rest.split_first_chunk::<8>()?;
-    if file_side != side || file_blank != u8::from(blank_aware) || file_tiles != tiles {
+    if file_side != side || file_blank != BLANK_AWARE || file_tiles != tiles {
         return None;
     }
     if u64::from_le_bytes(*count) != entries.len() as u64 {
@@ -120,15 +125,15 @@ pub fn load(partition: Partition, dir: Option<&Path>) -> Loaded {
         }
         _ => Some(dir.to_path_buf()),
     });
-    let groups = partition.groups();
     let side = partition.side();
     let started = Instant::now();
-    let tables: Vec<Option<PatternDb>> = groups
+    let tables: Vec<Option<PatternDb>> = partition
+        .tables()
         .iter()
         .map(|tiles| {
             let path = dir.as_ref()?.join(file_name(partition, tiles));
             let bytes = std::fs::read(&path).ok()?;
-            let table = decode(&bytes, side, tiles, partition.blank_aware(tiles.len()));
+            let table = decode(&bytes, side, tiles);
             if table.is_none() {
                 report.corrupt.push(path);
             }
@@ -150,9 +155,19 @@ impl Loaded {
     /// [`Loaded::build`] counts its progress towards.
     pub fn missing_states(&self) -> u64 {
         let side = self.partition.side();
-        (self.partition.groups().iter().zip(&self.tables))
+        (self.partition.tables().iter().zip(&self.tables))
             .filter(|(_, table)| table.is_none())
-            .map(|(tiles, _)| PatternDb::build_states(side, tiles.len(), self.partition.blank_aware(tiles.len())))
+            .map(|(tiles, _)| PatternDb::build_states(side, tiles.len()))
+            .sum()
+    }
+
+    /// The memory the missing tables' builds take together at their peak,
+    /// in bytes (they run at the same time).
+    pub fn missing_build_bytes(&self) -> u64 {
+        let side = self.partition.side();
+        (self.partition.tables().iter().zip(&self.tables))
+            .filter(|(_, table)| table.is_none())
+            .map(|(tiles, _)| PatternDb::build_bytes(side, tiles.len()))
             .sum()
     }
 
@@ -174,19 +189,14 @@ impl Loaded {
     pub fn build(self, budget: &Budget, progress: &Progress) -> Result<(PdbSet, CacheReport), CacheError> {
         let total = self.missing_states();
         let Loaded { partition, dir, mut tables, mut report } = self;
-        let groups = partition.groups();
+        let groups = partition.tables();
         let side = partition.side();
         let missing: Vec<usize> = (0..groups.len()).filter(|&g| tables[g].is_none()).collect();
         if !missing.is_empty() {
             progress.set_total(total);
             let started = Instant::now();
-            let built: Vec<(usize, Result<PatternDb, PlanError>)> = missing
-                .par_iter()
-                .map(|&g| {
-                    let blank_aware = partition.blank_aware(groups[g].len());
-                    (g, PatternDb::build_within(side, &groups[g], blank_aware, budget, progress))
-                })
-                .collect();
+            let built: Vec<(usize, Result<PatternDb, PlanError>)> =
+                missing.par_iter().map(|&g| (g, PatternDb::build_within(side, &groups[g], budget, progress))).collect();
             report.build_seconds = started.elapsed().as_secs_f64();
             let mut stopped = None;
             for (g, table) in built {
@@ -200,7 +210,7 @@ impl Loaded {
                 report.built += 1;
                 if let (Some(dir), None) = (&dir, &report.unusable) {
                     let path = dir.join(file_name(partition, &groups[g]));
-                    if let Err(error) = save(&path, &table, partition.blank_aware(groups[g].len())) {
+                    if let Err(error) = save(&path, &table) {
                         report.unusable = Some(format!("cannot write {}: {error}", path.display()));
                     }
                 }
@@ -229,12 +239,12 @@ pub(crate) fn load_or_build(
 
 /// Writes `table` to `path` through a `.part` file and a rename, so a file
 /// under the final name is always whole; a failed write leaves no `.part`.
-fn save(path: &Path, table: &PatternDb, blank_aware: bool) -> std::io::Result<()> {
+fn save(path: &Path, table: &PatternDb) -> std::io::Result<()> {
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
     }
     let part = path.with_extension("pdb.part");
-    let written = std::fs::write(&part, encode(table, blank_aware)).and_then(|()| std::fs::rename(&part, path));
+    let written = std::fs::write(&part, encode(table)).and_then(|()| std::fs::rename(&part, path));
     if written.is_err() {
         let _ = std::fs::remove_file(&part);
     }
@@ -247,18 +257,25 @@ mod tests {
 
     #[test]
     fn tables_round_trip_and_damage_is_caught() {
-        let table = PatternDb::build(3, &[1, 2, 3, 4], true);
-        let bytes = encode(&table, true);
-        assert_eq!(decode(&bytes, 3, &[1, 2, 3, 4], true), Some(table.clone()));
-        assert_eq!(decode(&bytes, 3, &[1, 2, 3, 4], false), None, "another build kind");
-        assert_eq!(decode(&bytes, 3, &[5, 6, 7, 8], true), None, "another group");
+        let table = PatternDb::build(3, &[1, 2, 3, 4]);
+        let bytes = encode(&table);
+        assert_eq!(decode(&bytes, 3, &[1, 2, 3, 4]), Some(table.clone()));
+        assert_eq!(decode(&bytes, 3, &[5, 6, 7, 8]), None, "another group");
+        assert_eq!(decode(&bytes, 4, &[1, 2, 3, 4]), None, "another board");
+        // A whole, checksummed file of another abstraction (the blank-blind
+        // build of earlier versions) is refused as well.
+        let mut blind = bytes[..bytes.len() - 8].to_vec();
+        blind[MAGIC.len() + 1] = 0;
+        let checksum = xxh3_64(&blind);
+        blind.extend_from_slice(&checksum.to_le_bytes());
+        assert_eq!(decode(&blind, 3, &[1, 2, 3, 4]), None, "another abstraction");
         for at in [0, 9, 20, bytes.len() - 1] {
             let mut damaged = bytes.clone();
             damaged[at] ^= 1;
-            assert_eq!(decode(&damaged, 3, &[1, 2, 3, 4], true), None, "byte {at}");
+            assert_eq!(decode(&damaged, 3, &[1, 2, 3, 4]), None, "byte {at}");
         }
-        assert_eq!(decode(&bytes[..bytes.len() - 3], 3, &[1, 2, 3, 4], true), None);
-        assert_eq!(decode(&[], 3, &[1, 2, 3, 4], true), None);
+        assert_eq!(decode(&bytes[..bytes.len() - 3], 3, &[1, 2, 3, 4]), None);
+        assert_eq!(decode(&[], 3, &[1, 2, 3, 4]), None);
     }
 
     #[test]
@@ -270,7 +287,7 @@ mod tests {
         let (second, report) =
             load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built), (2, 0));
-        assert_eq!(first.groups(), second.groups());
+        assert_eq!(first.tables(), second.tables());
         let path = dir.path().join(file_name(Partition::P44, &[1, 2, 3, 4]));
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[100] ^= 0xFF;
@@ -278,8 +295,8 @@ mod tests {
         let (third, report) =
             load_or_build(Partition::P44, Some(dir.path()), &Budget::unlimited(), &Progress::default()).unwrap();
         assert_eq!((report.loaded, report.built, report.corrupt), (1, 1, vec![path.clone()]));
-        assert_eq!(first.groups(), third.groups());
-        assert_eq!(std::fs::read(&path).unwrap(), encode(&first.groups()[0], true), "rewritten whole");
+        assert_eq!(first.tables(), third.tables());
+        assert_eq!(std::fs::read(&path).unwrap(), encode(&first.tables()[0]), "rewritten whole");
     }
 
     #[test]
@@ -289,7 +306,7 @@ mod tests {
         std::fs::write(&file, b"x").unwrap();
         let (tables, report) = load_or_build(Partition::P44, Some(&file), &Budget::unlimited(), &Progress::default())
             .expect("built in memory");
-        assert_eq!(tables.groups().len(), 2);
+        assert_eq!(tables.tables().len(), 2);
         assert_eq!((report.loaded, report.built), (0, 2));
         assert_eq!(report.unusable, Some(format!("{} is not a directory", file.display())));
         assert_eq!(std::fs::read(&file).unwrap(), b"x", "the file is left alone");
@@ -304,7 +321,7 @@ mod tests {
         assert_eq!(loaded.missing(), 3);
         let result = loaded.build(&Budget::new(None, Some(cancel)), &progress);
         assert_eq!(result.err(), Some(CacheError::Stopped(PlanError::Cancelled)));
-        assert_eq!(progress.total(), 3 * PatternDb::build_states(4, 5, true));
+        assert_eq!(progress.total(), 3 * PatternDb::build_states(4, 5));
         assert!(progress.done() < progress.total() / 10, "stopped early: {}", progress.done());
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert!(left.is_empty(), "files left behind: {left:?}");

@@ -114,6 +114,44 @@ fn bench_prints_the_documented_json_in_file_order_and_checks_optimality() {
     }
 }
 
+/// `--ids` picks and orders instances; `--checkpoint` keeps the run's state,
+/// which `--resume` reports as it was and refuses for other instances; an
+/// existing checkpoint file is never overwritten.
+#[test]
+fn bench_ids_checkpoint_and_resume() {
+    let dir = TempDir::new().unwrap();
+    let instances = repo_path("maps/slide/eight.txt");
+    let bench = |extra: &[&str]| {
+        let mut command = tickbot(dir.path());
+        command.args(["bench", "slide", "--planner", "idastar", "--json", "--instances"]).arg(&instances);
+        command.args(extra);
+        command
+    };
+    let ids = |output: &[u8]| -> Vec<(u64, u64)> {
+        let report: serde_json::Value = serde_json::from_slice(output).unwrap();
+        let lines = report["instances"].as_array().unwrap();
+        lines.iter().map(|line| (line["id"].as_u64().unwrap(), line["moves"].as_u64().unwrap())).collect()
+    };
+    let output = bench(&["--ids", "3,1", "--checkpoint", "state.json"]).assert().success().get_output().stdout.clone();
+    assert_eq!(ids(&output), [(3, 31), (1, 16)]);
+    let state: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("state.json")).unwrap()).unwrap();
+    assert_eq!(state["ids"], serde_json::json!([3, 1]));
+    assert_eq!(state["finished"].as_array().unwrap().len(), 2);
+    // Resumed when finished: the same instances, reported as they were.
+    let output = bench(&["--ids", "3,1", "--resume", "state.json"]).assert().success().get_output().stdout.clone();
+    assert_eq!(ids(&output), [(3, 31), (1, 16)]);
+    bench(&["--ids", "1,3", "--resume", "state.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("the checkpoint is of another benchmark"));
+    bench(&["--ids", "3,1", "--checkpoint", "state.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already holds a benchmark"));
+    bench(&["--ids", "5"]).assert().code(2).stderr(predicate::str::contains("--ids 5: the file"));
+}
+
 #[test]
 fn a_wrong_published_optimum_fails_the_bench() {
     let dir = TempDir::new().unwrap();

@@ -25,7 +25,10 @@ pub use locm::{
 };
 pub use locm_sprt::{LocmSprtReport, SprtMatch, play_sprt_match};
 pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
-pub use slide::{SlideBenchError, SlideBenchReport, SlideCase, SlideInstanceReport, bench_slide};
+pub use slide::{
+    CurrentInstance, SlideBenchError, SlideBenchReport, SlideBenchRun, SlideBenchState, SlideCase, SlideInstanceReport,
+    StateChange, bench_slide,
+};
 pub use snake::{SnakeBenchReport, bench_snake};
 
 /// The result of one benchmark episode.

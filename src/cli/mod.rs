@@ -164,8 +164,10 @@ pub(crate) enum BenchGame {
     /// solver's time per map, or the search planner's time to a first plan and length
     /// against the generator's witness, by size.
     Flag(BenchFlag),
-    /// Solve a file of sliding puzzles in order on one thread; report moves, nodes and
-    /// seconds per instance and check each length against the published optimum.
+    /// Solve a file of sliding puzzles in order (idastar shares each one among
+    /// --threads); report moves, nodes and seconds per instance and check each length
+    /// against the published optimum. --checkpoint FILE and --resume FILE stop and
+    /// go on with a long run.
     Slide(BenchSlide),
     /// Time a planner on Pipes puzzles; report the median solve time per board size.
     Pipes(BenchPipes),

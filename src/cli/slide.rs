@@ -3,13 +3,13 @@
 //! `run slide` do with them.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
 use clap::{Args, ValueEnum};
 
-use tickbot::bench::{self, SlideCase};
+use tickbot::bench::{self, SlideBenchRun, SlideBenchState, SlideCase, StateChange};
 use tickbot::game::Game;
 use tickbot::game::slide::plan::idastar::IdaStar;
 use tickbot::game::slide::plan::pdb::{Partition, PdbSet};
@@ -54,9 +54,25 @@ pub(crate) struct BenchSlide {
     /// Master seed of --random starts (and of the ga planner).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Only the first N instances of the file.
+    /// Only these instances of the file, in this order (ids count from 1),
+    /// e.g. --ids 38,40,25.
+    #[arg(long, value_name = "ID,...", value_delimiter = ',', conflicts_with = "random",
+          value_parser = clap::value_parser!(u32).range(1..))]
+    pub ids: Vec<u32>,
+    /// Only the first N instances of the file (of --ids, if given).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
+    /// Keep the run's state in FILE (JSON), saved after each instance, at
+    /// least every 30 s of a long search, and on Ctrl-C, so that --resume
+    /// FILE goes on from there. FILE must not exist yet.
+    #[arg(long, value_name = "FILE", conflicts_with = "resume")]
+    pub checkpoint: Option<PathBuf>,
+    /// Go on with the run whose state --checkpoint kept in FILE: the
+    /// instances finished are reported as they were, and the search under
+    /// way goes on where it stopped (idastar), on any number of threads.
+    /// Give the same instance and planner flags.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// Give up on an instance after this long (its `moves` is then null).
     #[arg(long, value_name = "MS")]
     pub instance_budget_ms: Option<u64>,
@@ -242,6 +258,9 @@ pub(crate) fn bench(args: BenchSlide) -> Result<Exit, Failure> {
         Some(count) => random_cases(&args.slide, count, args.seed)?,
         None => args.slide.cases().exit_code(Exit::BadInput)?,
     };
+    if !args.ids.is_empty() {
+        cases = pick_ids(cases, &args.ids, args.slide.instances.as_deref())?;
+    }
     if let Some(limit) = args.limit {
         cases.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     }
@@ -252,17 +271,37 @@ pub(crate) fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     if cases.iter().any(|case| case.config.side() != side) {
         return Err(Failure::bad_input(anyhow!("bench slide: all instances must be one size")));
     }
+    let resumed = match &args.resume {
+        Some(path) => Some(read_bench_state(path)?),
+        None => None,
+    };
+    if let Some(path) = args.checkpoint.as_ref().filter(|path| path.exists()) {
+        return Err(Failure::bad_input(anyhow!(
+            "{} already holds a benchmark: go on with it with --resume {0}, or choose another file",
+            path.display()
+        )));
+    }
     let (planner, pdb_report) = args.slide.planner(side, args.seed)?;
-    let budget = args.instance_budget_ms.map(Duration::from_millis);
+    let saver = StateSaver::new(args.checkpoint.as_ref().or(args.resume.as_ref()));
+    let on_state = |state: &SlideBenchState, change: StateChange| saver.state_changed(state, change);
+    let run = SlideBenchRun {
+        per_instance: args.instance_budget_ms.map(Duration::from_millis),
+        resume: resumed.as_ref(),
+        on_state: &on_state,
+    };
     let json = args.json;
-    let report = bench::bench_slide(&cases, &planner, budget, &interrupt_budget(), |line| {
+    let report = bench::bench_slide(&cases, &planner, run, &interrupt_budget(), |line| {
         if !json {
             let moves = line.moves.map_or_else(|| "-".to_string(), |moves| moves.to_string());
             let optimal = line.optimal.map_or_else(String::new, |optimal| format!(" (optimal {optimal})"));
-            println!("{:>4}  moves {moves:>4}{optimal}  nodes {:>12}  {:.3} s", line.id, line.nodes, line.seconds);
+            println!("{:>4}  moves {moves:>4}{optimal}  nodes {:>14}  {:.3} s", line.id, line.nodes, line.seconds);
         }
     })
-    .exit_code(Exit::Runtime)?;
+    .map_err(|error| match error {
+        error @ bench::SlideBenchError::OtherBenchmark(..) => Failure::bad_input(error),
+        error => Failure { code: Exit::Runtime, error: error.into() },
+    })?;
+    saver.finish()?;
     if args.json {
         let mut value = serde_json::to_value(&report).exit_code(Exit::Runtime)?;
         if let (Some(pdb), Some(object)) = (&pdb_report, value.as_object_mut()) {
@@ -287,6 +326,9 @@ pub(crate) fn bench(args: BenchSlide) -> Result<Exit, Failure> {
     }
     if report.interrupted {
         eprintln!("interrupted: the figures cover the {} instances finished before", report.instances.len());
+        if let Some(path) = args.checkpoint.as_ref().or(args.resume.as_ref()) {
+            eprintln!("go on with the same command, --checkpoint replaced by --resume {}", path.display());
+        }
         return Ok(Exit::Interrupted);
     }
     // Every solution was replayed through the rules, so one shorter than the
@@ -315,6 +357,101 @@ pub(crate) fn bench(args: BenchSlide) -> Result<Exit, Failure> {
         });
     }
     Ok(Exit::Success)
+}
+
+/// The cases with the ids `ids`, in that order.
+fn pick_ids(cases: Vec<SlideCase>, ids: &[u32], file: Option<&Path>) -> Result<Vec<SlideCase>, Failure> {
+    ids.iter()
+        .map(|&id| {
+            cases.iter().find(|case| case.id == id).cloned().ok_or_else(|| {
+                let file = file.map_or_else(String::new, |path| format!(" {}", path.display()));
+                Failure::bad_input(anyhow!(
+                    "--ids {id}: the file{file} holds {} instances, numbered from 1",
+                    cases.len()
+                ))
+            })
+        })
+        .collect()
+}
+
+/// A benchmark state kept by `--checkpoint`, read back for `--resume`.
+fn read_bench_state(path: &Path) -> Result<SlideBenchState, Failure> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("--resume: cannot read {}", path.display()))
+        .exit_code(Exit::BadInput)?;
+    serde_json::from_slice(&bytes)
+        .with_context(|| format!("--resume: {} is not a state kept by `bench slide --checkpoint`", path.display()))
+        .exit_code(Exit::BadInput)
+}
+
+/// How often a long search's state is saved.
+const SAVE_EVERY: Duration = Duration::from_secs(30);
+
+/// Writes a benchmark's state to its file as it changes: at once when an
+/// instance ends or the run stops, at most every [`SAVE_EVERY`] while a
+/// search goes on. Each write replaces the file whole. Also says on
+/// stderr when a long search finishes an iteration.
+struct StateSaver {
+    path: Option<PathBuf>,
+    inner: Mutex<SaverState>,
+}
+
+struct SaverState {
+    last_save: Instant,
+    /// The instance and iteration last said on stderr.
+    last_said: (u32, u32),
+    error: Option<String>,
+}
+
+impl StateSaver {
+    fn new(path: Option<&PathBuf>) -> StateSaver {
+        let inner = SaverState { last_save: Instant::now(), last_said: (0, 0), error: None };
+        StateSaver { path: path.cloned(), inner: Mutex::new(inner) }
+    }
+
+    fn state_changed(&self, state: &SlideBenchState, change: StateChange) {
+        let mut inner = self.inner.lock().expect("no save panics");
+        if let Some(current) = &state.current {
+            let checkpoint = &current.checkpoint;
+            let said = (current.id, checkpoint.iterations);
+            if change == StateChange::Progressed
+                && said != inner.last_said
+                && checkpoint.last_iteration_nodes >= 1 << 30
+            {
+                eprintln!(
+                    "  instance {}: no solution within {} moves ({} nodes so far, {:.0} s); searching within {}",
+                    current.id,
+                    checkpoint.bound - 2,
+                    checkpoint.nodes,
+                    current.seconds,
+                    checkpoint.bound
+                );
+                inner.last_said = said;
+            }
+        }
+        let Some(path) = &self.path else { return };
+        if change == StateChange::Progressed && inner.last_save.elapsed() < SAVE_EVERY {
+            return;
+        }
+        inner.last_save = Instant::now();
+        let written = serde_json::to_vec(state)
+            .map_err(std::io::Error::other)
+            .and_then(|bytes| tickbot::replay::write_atomically(path, &bytes));
+        if let Err(error) = written {
+            if inner.error.is_none() {
+                eprintln!("warning: cannot save the benchmark's state to {}: {error}", path.display());
+            }
+            inner.error = Some(format!("cannot save the benchmark's state to {}: {error}", path.display()));
+        }
+    }
+
+    /// Fails if the last save failed: the file is then not the run's state.
+    fn finish(self) -> Result<(), Failure> {
+        match self.inner.into_inner().expect("no save panics").error {
+            Some(error) => Err(Failure { code: Exit::Runtime, error: anyhow!(error) }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// `count` random solvable starts of `--size`; on 3×3 each gets its optimum

@@ -32,7 +32,7 @@ use clap::{Args, ValueEnum};
 
 use self::astar::{AStar, DEFAULT_MAX_NODES};
 use self::ga::{GaPlanner, GaSettings};
-use self::idastar::IdaStar;
+use self::idastar::{Checkpoint, IdaStar};
 use self::pdb::{Partition, PdbSet};
 use crate::game::slide::{Dir, SlideGame};
 use crate::plan::{Budget, ChoiceError, Planner, Variant};
@@ -44,7 +44,8 @@ pub struct PlannerArgs {
     #[arg(long, value_enum, default_value_t = PlannerName::Idastar)]
     pub planner: PlannerName,
     /// idastar's pattern databases. Default: 4-4 (3×3), 6-6-3 (4×4), 6-6-6-6 (5×5).
-    /// 7-8 takes about 10 minutes and ~9 GB of memory to build the first time.
+    /// 6-6-6-6 (two tables, turned to serve four groups) and 7-8 take minutes and
+    /// 2-3 GB of memory to build the first time; later runs load them from the cache.
     #[arg(long, value_name = "GROUPS", value_parser = parse_partition)]
     pub(crate) pdb: Option<Partition>,
     /// Where pattern databases are cached. Default: $TICKBOT_PDB_DIR, else
@@ -54,6 +55,10 @@ pub struct PlannerArgs {
     /// Build the pattern databases in memory; read and write no cache.
     #[arg(long, conflicts_with = "pdb_dir")]
     pub no_pdb_cache: bool,
+    /// idastar: threads sharing one search (its large iterations are split
+    /// into subtrees). The plan is the same on any number. Default: all cores.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) threads: Option<u16>,
     /// astar: give up after storing this many states.
     #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     pub(crate) max_nodes: u64,
@@ -69,6 +74,7 @@ impl Default for PlannerArgs {
             pdb: None,
             pdb_dir: None,
             no_pdb_cache: false,
+            threads: None,
             max_nodes: DEFAULT_MAX_NODES,
             ga: GaArgs::default(),
         }
@@ -80,7 +86,7 @@ impl Default for PlannerArgs {
 pub enum PlannerName {
     /// A* with Manhattan distance plus linear conflicts (optimal; 8-puzzles, easy 15-puzzles).
     Astar,
-    /// IDA* with additive pattern databases, maxed with the transposed lookup (optimal).
+    /// IDA* with additive pattern databases, maxed with the reflected lookup (optimal).
     #[default]
     Idastar,
     /// A genetic algorithm from a 2020 write-up: ours, or its own with --write-up (not optimal).
@@ -213,9 +219,10 @@ impl PlannerArgs {
     pub fn prepare(&self, tables: Option<Arc<PdbSet>>, seed: u64) -> PlannerMaker {
         let choice = match self.planner {
             PlannerName::Astar => Choice::AStar { max_nodes: self.max_nodes },
-            PlannerName::Idastar => {
-                Choice::IdaStar { tables: tables.expect("idastar's tables are loaded before it is prepared") }
-            }
+            PlannerName::Idastar => Choice::IdaStar {
+                tables: tables.expect("idastar's tables are loaded before it is prepared"),
+                threads: self.threads.map_or_else(all_cores, usize::from),
+            },
             PlannerName::Ga => Choice::Ga { settings: self.ga.settings(seed) },
         };
         PlannerMaker { choice }
@@ -233,7 +240,7 @@ pub struct PlannerMaker {
 #[derive(Clone, Debug)]
 enum Choice {
     AStar { max_nodes: u64 },
-    IdaStar { tables: Arc<PdbSet> },
+    IdaStar { tables: Arc<PdbSet>, threads: usize },
     Ga { settings: GaSettings },
 }
 
@@ -246,6 +253,8 @@ pub(crate) struct Attempt {
     pub(crate) nodes: u64,
     /// The GA only: generations bred over all rounds.
     pub(crate) generations: Option<u64>,
+    /// idastar only, when it stopped before the end: where it stood.
+    pub(crate) checkpoint: Option<Checkpoint>,
 }
 
 impl PlannerMaker {
@@ -253,32 +262,57 @@ impl PlannerMaker {
     pub fn make(&self) -> Box<dyn Planner<SlideGame>> {
         match &self.choice {
             Choice::AStar { max_nodes } => Box::new(AStar::new(*max_nodes)),
-            Choice::IdaStar { tables } => Box::new(IdaStar::new(Arc::clone(tables))),
+            Choice::IdaStar { tables, threads } => Box::new(IdaStar::with_threads(Arc::clone(tables), *threads)),
             Choice::Ga { settings } => Box::new(GaPlanner::new(*settings)),
         }
     }
 
     /// Solves `game`'s board from where it stands, within `budget`.
+    #[cfg(test)]
     pub(crate) fn solve(&self, game: &SlideGame, budget: &Budget) -> Attempt {
+        self.solve_resumable(game, budget, None, &|_| {})
+    }
+
+    /// [`PlannerMaker::solve`], and for idastar resumable: it goes on from
+    /// `resume` (a checkpoint of the same board) and reports where it stands
+    /// to `report` as it goes; a stopped attempt carries its checkpoint.
+    /// The other planners start afresh and report nothing.
+    pub(crate) fn solve_resumable(
+        &self,
+        game: &SlideGame,
+        budget: &Budget,
+        resume: Option<&Checkpoint>,
+        report: &(dyn Fn(&Checkpoint) + Sync),
+    ) -> Attempt {
         let searched = match &self.choice {
-            Choice::AStar { max_nodes } => AStar::new(*max_nodes).solve_game(game, budget),
-            Choice::IdaStar { tables } => IdaStar::new(Arc::clone(tables)).solve_game(game, budget),
+            Choice::AStar { max_nodes } => {
+                AStar::new(*max_nodes).solve_game(game, budget).map_err(|stopped| (stopped.nodes, None))
+            }
+            Choice::IdaStar { tables, threads } => IdaStar::with_threads(Arc::clone(tables), *threads)
+                .solve_game_resumable(game, budget, resume, report)
+                .map_err(|stopped| (stopped.nodes, stopped.checkpoint.map(|checkpoint| *checkpoint))),
             Choice::Ga { settings } => {
                 return match GaPlanner::new(*settings).solve_game(game, budget) {
                     Ok(result) => Attempt {
                         moves: result.moves,
                         nodes: result.evaluations,
                         generations: Some(result.generations),
+                        checkpoint: None,
                     },
-                    Err(_) => Attempt { moves: None, nodes: 0, generations: None },
+                    Err(_) => Attempt { moves: None, nodes: 0, generations: None, checkpoint: None },
                 };
             }
         };
         match searched {
-            Ok((moves, nodes)) => Attempt { moves: Some(moves), nodes, generations: None },
-            Err(stopped) => Attempt { moves: None, nodes: stopped.nodes, generations: None },
+            Ok((moves, nodes)) => Attempt { moves: Some(moves), nodes, generations: None, checkpoint: None },
+            Err((nodes, checkpoint)) => Attempt { moves: None, nodes, generations: None, checkpoint },
         }
     }
+}
+
+/// The threads of the machine (1 if it does not say).
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 #[cfg(test)]

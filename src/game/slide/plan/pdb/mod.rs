@@ -1,22 +1,22 @@
-//! Additive pattern databases for the blank-first goal: one group's table
+//! Additive pattern databases for the blank-first goal: one table
 //! ([`PatternDb`]) with the perfect hash of its tiles' positions, and the
-//! [`PdbSet`] of a partition's tables with the lookups IDA* uses. The
+//! [`PdbSet`] of a partition's tables with the lookups IDA* makes. The
 //! partitions are in `partition.rs`, the builds in `build.rs`.
 //!
 //! A pattern database for a group of tiles stores, for every placement of
 //! those tiles, the fewest moves **of those tiles** needed to bring them
 //! home. Only moves of a group's own tiles are counted, so the values of
 //! disjoint groups add up to a lower bound of the whole distance (Korf &
-//! Felner 2002). The build is "blank-aware": the abstract state is the
-//! group's positions plus the blank's cell, moves that swap the blank with a
-//! tile outside the group cost 0 and the others cost 1 (a 0-1 BFS), and the
-//! stored value is the minimum over the blank's cells. Spaces beyond 2³⁰
-//! states (the 8-tile group of the 15-puzzle's 7-8 split: 8.3·10⁹) are built
-//! by depth-by-depth scans of a byte array instead of queues (see
-//! `build_with_blank_by_scan`). For the 24-puzzle's 6-tile groups (3·10⁹
-//! states each, four tables) the build ignores the blank instead: a group
-//! tile may step onto any cell not held by another group tile. That bound is
-//! weaker but still additive.
+//! Felner 2002). The abstract state is the group's positions plus the
+//! blank's cell: moves that swap the blank with a tile outside the group
+//! cost 0, the others 1, and the stored value is the minimum over the
+//! blank's cells, so a table holds one byte per placement (25·24·23·22·21·20
+//! = 127,512,000 for a 6-tile group of the 24-puzzle).
+//!
+//! Each group is looked up twice: on the board, and on the board reflected
+//! about the main diagonal (the same tables, other tiles and cells), and
+//! IDA* takes the larger sum. A group may be a table seen through a
+//! symmetry of the board, so the 24-puzzle's four groups need two tables.
 //!
 //! No file I/O here: `src/pdb_cache.rs` saves and loads the tables.
 
@@ -24,15 +24,20 @@ mod build;
 mod partition;
 
 pub use partition::Partition;
+pub(crate) use partition::Symmetry;
 
 #[cfg(test)]
 use crate::game::slide::Board;
-use crate::game::slide::MAX_CELLS;
+use crate::game::slide::{Dir, MAX_CELLS, neighbour};
 
 /// Value of an entry the build never reached (no valid placement has it).
 const UNSEEN: u8 = u8::MAX;
 
-/// One group's table, indexed by [`rank`].
+/// The most tiles a group may have (the 8-tile half of the 15-puzzle's 7-8).
+#[cfg(test)]
+pub(crate) const MAX_GROUP_TILES: usize = 8;
+
+/// One table, indexed by [`rank`].
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct PatternDb {
     side: u8,
@@ -105,6 +110,34 @@ pub(crate) fn unrank(mut index: usize, n_cells: u32, positions: &mut [u8]) {
     }
 }
 
+/// [`rank`] as the search computes it, on `K` slots of which the first
+/// `k` hold the group's cells: `weights[i]` is the product of the radices
+/// after slot `i` (0 for the padding slots past `k`, whose cells must be at
+/// least `K`). Branch-free: the count of earlier cells below each cell is a
+/// sum of comparisons, which needs no population-count instruction.
+#[inline(always)]
+pub(crate) fn rank_padded<const K: usize>(positions: &[u8; K], weights: &[u32; K]) -> usize {
+    let mut index = 0u32;
+    for i in 0..K {
+        let cell = u32::from(positions[i]);
+        let mut below = 0u32;
+        for &earlier in &positions[..i] {
+            below += u32::from(u32::from(earlier) < cell);
+        }
+        index += (cell - below) * weights[i];
+    }
+    index as usize
+}
+
+/// The weights [`rank_padded`] takes for `k` tiles on `n_cells` cells.
+pub(crate) fn rank_weights<const K: usize>(n_cells: u32, k: usize) -> [u32; K] {
+    let mut weights = [0u32; K];
+    for (i, weight) in weights.iter_mut().enumerate().take(k) {
+        *weight = (i + 1..k).map(|j| n_cells - j as u32).product();
+    }
+    weights
+}
+
 impl PatternDb {
     /// A table read back from storage; the length and the entries are checked.
     pub(crate) fn from_entries(side: u8, tiles: &[u8], entries: Vec<u8>) -> Result<PatternDb, PdbError> {
@@ -129,81 +162,109 @@ impl PatternDb {
         &self.entries
     }
 
-    /// The stored bound for the group's tiles on `positions` (in the order of
-    /// [`PatternDb::tiles`]).
-    #[inline]
+    /// The stored bound for the table's tiles on `positions` (in the order
+    /// of [`PatternDb::tiles`]).
+    #[cfg(test)]
     pub(crate) fn lookup(&self, positions: &[u8]) -> u8 {
         self.entries[rank(positions, u32::from(self.side) * u32::from(self.side))]
     }
 
-    /// The stored bound for the group on a whole board.
-    #[cfg(test)]
-    pub(crate) fn lookup_board(&self, board: &Board) -> u8 {
-        let n_cells = usize::from(self.side) * usize::from(self.side);
-        let mut where_is = [0u8; MAX_CELLS];
-        for cell in 0..n_cells {
-            where_is[usize::from(board[cell])] = cell as u8;
+    /// Whether the table's value may depend on where the blank ends: true
+    /// when the group's tiles, at home, wall the blank's goal cell off from
+    /// some other free cell. Then only a symmetry that fixes that cell may
+    /// reuse the table for another group.
+    pub(crate) fn goal_blank_matters(&self) -> bool {
+        let n = self.side * self.side;
+        let home: u32 = self.tiles.iter().fold(0, |mask, &tile| mask | 1 << tile);
+        let free = ((1u32 << n) - 1) & !home;
+        let mut region = 1u32;
+        loop {
+            let mut grown = region;
+            for cell in (0..n).filter(|&cell| region & (1 << cell) != 0) {
+                for dir in Dir::ALL {
+                    if let Some(next) = neighbour(self.side, cell, dir) {
+                        grown |= (1 << next) & free;
+                    }
+                }
+            }
+            if grown == region {
+                return region != free;
+            }
+            region = grown;
         }
-        let mut positions = [0u8; MAX_CELLS];
-        for (i, &tile) in self.tiles.iter().enumerate() {
-            positions[i] = where_is[usize::from(tile)];
-        }
-        self.lookup(&positions[..self.tiles.len()])
     }
 }
 
-/// The transposition about the main diagonal: cell (row, col) to (col, row).
-/// It maps the blank-first goal to itself (tile `t` to tile `T(t)`), so a
-/// board and its transpose are equally far from the goal, and the tables
-/// looked up on the transposed board give a second admissible bound.
-pub(crate) fn transpose_cell(side: u8, cell: u8) -> u8 {
-    (cell % side) * side + cell / side
+/// One lookup a search makes: a table, the tiles it is given in slot
+/// order, and the cell the table is shown for a tile on each cell. A
+/// group's regular view and its reflected one share the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct View {
+    pub(crate) table: usize,
+    pub(crate) tiles: Vec<u8>,
+    pub(crate) cell_map: [u8; MAX_CELLS],
 }
 
-/// The tables of one partition, with what IDA* needs to update them tile by
-/// tile: which group each tile is in and where in that group.
+/// The tables of one partition with the views of its groups: which view
+/// and slot each tile has on the board and on its reflection.
 #[derive(Debug)]
 pub struct PdbSet {
     partition: Partition,
     side: u8,
-    groups: Vec<PatternDb>,
-    /// `group_of[tile]`, `u8::MAX` for the blank.
-    group_of: [u8; MAX_CELLS],
-    /// `slot_of[tile]`: the tile's index in its group.
-    slot_of: [u8; MAX_CELLS],
+    tables: Vec<PatternDb>,
+    /// The groups' regular views, then their reflected views, in group order.
+    views: Vec<View>,
+    /// `slots[tile]`: (view, slot) of the tile in the regular views, then
+    /// in the reflected ones; unused for the blank.
+    slots: [[(u8, u8); 2]; MAX_CELLS],
 }
 
-/// The sum of the group bounds, maximised with the sum on the transposed
-/// board.
 impl PdbSet {
     /// Builds every table of `partition`.
     pub fn build(partition: Partition) -> PdbSet {
-        let groups = partition
-            .groups()
-            .iter()
-            .map(|tiles| PatternDb::build(partition.side(), tiles, partition.blank_aware(tiles.len())))
-            .collect();
-        PdbSet::from_tables(partition, groups)
+        let tables = partition.tables().iter().map(|tiles| PatternDb::build(partition.side(), tiles)).collect();
+        PdbSet::from_tables(partition, tables)
     }
 
     /// Assembles tables built (or loaded) one by one, in the partition's order.
     ///
     /// # Panics
-    /// If the tables are not the partition's groups: a caller bug.
-    pub(crate) fn from_tables(partition: Partition, groups: Vec<PatternDb>) -> PdbSet {
-        let expected = partition.groups();
-        assert_eq!(groups.len(), expected.len());
-        let mut group_of = [u8::MAX; MAX_CELLS];
-        let mut slot_of = [u8::MAX; MAX_CELLS];
-        for (g, (table, tiles)) in groups.iter().zip(&expected).enumerate() {
+    /// If the tables are not the partition's, or a group turns a table
+    /// whose value depends on the blank's goal cell by a symmetry that moves
+    /// that cell: a caller bug.
+    pub(crate) fn from_tables(partition: Partition, tables: Vec<PatternDb>) -> PdbSet {
+        let side = partition.side();
+        let expected = partition.tables();
+        assert_eq!(tables.len(), expected.len());
+        for (table, tiles) in tables.iter().zip(&expected) {
             assert_eq!(table.tiles(), &tiles[..]);
-            assert_eq!(table.side(), partition.side());
-            for (slot, &tile) in tiles.iter().enumerate() {
-                group_of[usize::from(tile)] = g as u8;
-                slot_of[usize::from(tile)] = slot as u8;
+            assert_eq!(table.side(), side);
+        }
+        let transpose = |cell: u8| Symmetry::Transpose.apply(side, cell);
+        let groups = partition.groups();
+        let group_tiles = partition.group_tiles();
+        let mut views = Vec::with_capacity(2 * groups.len());
+        for reflected in [false, true] {
+            for (group, tiles) in groups.iter().zip(&group_tiles) {
+                let moves_goal_blank = group.symmetry.apply(side, 0) != 0;
+                assert!(!(moves_goal_blank && tables[group.table].goal_blank_matters()), "{group:?}");
+                let mut cell_map = [0u8; MAX_CELLS];
+                for cell in 0..side * side {
+                    let seen = if reflected { transpose(cell) } else { cell };
+                    cell_map[usize::from(cell)] = group.symmetry.apply(side, seen);
+                }
+                let tiles = if reflected { tiles.iter().map(|&tile| transpose(tile)).collect() } else { tiles.clone() };
+                views.push(View { table: group.table, tiles, cell_map });
             }
         }
-        PdbSet { partition, side: partition.side(), groups, group_of, slot_of }
+        let mut slots = [[(u8::MAX, u8::MAX); 2]; MAX_CELLS];
+        for (v, view) in views.iter().enumerate() {
+            let kind = usize::from(v >= groups.len());
+            for (slot, &tile) in view.tiles.iter().enumerate() {
+                slots[usize::from(tile)][kind] = (v as u8, slot as u8);
+            }
+        }
+        PdbSet { partition, side, tables, views, slots }
     }
 
     pub(crate) fn partition(&self) -> Partition {
@@ -212,31 +273,54 @@ impl PdbSet {
     pub(crate) fn side(&self) -> u8 {
         self.side
     }
-    pub(crate) fn groups(&self) -> &[PatternDb] {
-        &self.groups
+    pub(crate) fn tables(&self) -> &[PatternDb] {
+        &self.tables
     }
-    /// The group of `tile` (not the blank).
-    #[inline]
-    pub(crate) fn group_of(&self, tile: u8) -> usize {
-        usize::from(self.group_of[usize::from(tile)])
+    /// The regular views (one per group), then the reflected ones.
+    pub(crate) fn views(&self) -> &[View] {
+        &self.views
     }
-    #[inline]
-    pub(crate) fn slot_of(&self, tile: u8) -> usize {
-        usize::from(self.slot_of[usize::from(tile)])
+    /// The (view, slot) of `tile` (not the blank) among the regular views
+    /// (`reflected` false) or the reflected ones.
+    pub(crate) fn slot_of(&self, tile: u8, reflected: bool) -> (usize, usize) {
+        let (view, slot) = self.slots[usize::from(tile)][usize::from(reflected)];
+        (usize::from(view), usize::from(slot))
+    }
+
+    /// The most tiles any table has.
+    pub(crate) fn max_group_tiles(&self) -> usize {
+        self.tables.iter().map(|table| table.tiles().len()).max().unwrap_or(0)
+    }
+
+    /// One view's value on a board whose tile `t` stands on `where_is[t]`.
+    #[cfg(test)]
+    pub(crate) fn view_value(&self, view: &View, where_is: &[u8; MAX_CELLS]) -> u8 {
+        let mut positions = [0u8; MAX_GROUP_TILES];
+        for (slot, &tile) in view.tiles.iter().enumerate() {
+            positions[slot] = view.cell_map[usize::from(where_is[usize::from(tile)])];
+        }
+        self.tables[view.table].lookup(&positions[..view.tiles.len()])
     }
 
     /// The heuristic of a whole board: the larger of the summed bounds on
-    /// the board and on its transpose.
+    /// the board and on its reflection.
     #[cfg(test)]
     pub(crate) fn heuristic(&self, board: &Board) -> u32 {
+        let (regular, reflected) = self.sums(board);
+        regular.max(reflected)
+    }
+
+    /// The summed bounds of a whole board, on it and on its reflection.
+    #[cfg(test)]
+    pub(crate) fn sums(&self, board: &Board) -> (u32, u32) {
         let n = usize::from(self.side) * usize::from(self.side);
-        let mut transposed = [0u8; MAX_CELLS];
-        for cell in 0..n as u8 {
-            let tile = board[usize::from(cell)];
-            transposed[usize::from(transpose_cell(self.side, cell))] = transpose_cell(self.side, tile);
+        let mut where_is = [0u8; MAX_CELLS];
+        for cell in 0..n {
+            where_is[usize::from(board[cell])] = cell as u8;
         }
-        let sum = |board: &Board| self.groups.iter().map(|table| u32::from(table.lookup_board(board))).sum::<u32>();
-        sum(board).max(sum(&transposed))
+        let groups = self.views.len() / 2;
+        let sum = |views: &[View]| views.iter().map(|view| u32::from(self.view_value(view, &where_is))).sum::<u32>();
+        (sum(&self.views[..groups]), sum(&self.views[groups..]))
     }
 }
 
@@ -244,6 +328,7 @@ impl PdbSet {
 mod tests {
     use super::*;
     use crate::game::slide::{Goal, goal_board};
+    use crate::rng::GameRng;
 
     #[test]
     fn rank_is_a_bijection_onto_its_range() {
@@ -265,6 +350,26 @@ mod tests {
     }
 
     #[test]
+    fn the_padded_rank_equals_the_plain_one() {
+        fn check<const K: usize>(n: u32, k: usize, rng: &mut GameRng) {
+            let weights = rank_weights::<K>(n, k);
+            let total = n_placements(n as usize, k);
+            for _ in 0..2000 {
+                let index = rng.below(total as u32) as usize;
+                let mut padded = [K as u8; K];
+                unrank(index, n, &mut padded[..k]);
+                assert_eq!(rank_padded(&padded, &weights), index, "{k} of {n} in {K} slots");
+            }
+        }
+        let mut rng = GameRng::from_seed(3);
+        check::<4>(9, 4, &mut rng);
+        check::<6>(16, 3, &mut rng);
+        check::<6>(25, 6, &mut rng);
+        check::<8>(16, 8, &mut rng);
+        check::<8>(16, 7, &mut rng);
+    }
+
+    #[test]
     fn the_goal_has_heuristic_zero_and_one_move_away_at_most_one() {
         let set = PdbSet::build(Partition::P44);
         let goal = goal_board(3, Goal::BlankFirst);
@@ -273,8 +378,89 @@ mod tests {
         moved.swap(0, 1);
         assert_eq!(set.heuristic(&moved), 1);
         assert_eq!(Partition::parse("6-6-3"), Some(Partition::P663));
-        let from_bytes = PatternDb::from_entries(3, &[1, 2, 3, 4], set.groups()[0].entries().to_vec()).unwrap();
-        assert_eq!(&from_bytes, &set.groups()[0]);
+        let from_bytes = PatternDb::from_entries(3, &[1, 2, 3, 4], set.tables()[0].entries().to_vec()).unwrap();
+        assert_eq!(&from_bytes, &set.tables()[0]);
         assert!(PatternDb::from_entries(3, &[1, 2, 3, 4], vec![0; 10]).is_err());
+    }
+
+    /// A table turned by a symmetry gives the value of the table built for
+    /// the turned group, placement by placement: what lets two tables serve
+    /// the 24-puzzle's four groups. Checked on groups placed like the
+    /// 24-puzzle's second one (a block in the top-right corner), on 4×4 and
+    /// on 5×5 (three of its six tiles), and their quarter and half turns.
+    #[test]
+    fn a_turned_table_equals_the_table_of_the_turned_group() {
+        for (side, tiles) in [(4u8, &[2u8, 3, 6, 7][..]), (5, &[3, 4, 8][..])] {
+            let n = side * side;
+            let table = PatternDb::build(side, tiles);
+            assert!(!table.goal_blank_matters());
+            for symmetry in [Symmetry::Rot180, Symmetry::Rot90] {
+                let turned_tiles: Vec<u8> = table
+                    .tiles()
+                    .iter()
+                    .map(|&home| (1..n).find(|&tile| symmetry.apply(side, tile) == home).unwrap())
+                    .collect();
+                let turned = PatternDb::build(side, &turned_tiles);
+                let mut positions = vec![0u8; tiles.len()];
+                for index in 0..turned.entries().len() {
+                    unrank(index, u32::from(n), &mut positions);
+                    let seen: Vec<u8> = positions.iter().map(|&cell| symmetry.apply(side, cell)).collect();
+                    assert_eq!(turned.entries()[index], table.lookup(&seen), "{symmetry:?} on {side}×{side}");
+                }
+            }
+        }
+        // The blank's goal cell is walled off by tiles 1 and 4 at home.
+        assert!(PatternDb::build(4, &[1, 4, 5]).goal_blank_matters());
+    }
+
+    /// The reflected sum of a board is the regular sum of the board
+    /// reflected about the main diagonal (tile `t` on cell `c` becomes tile
+    /// `T(t)` on cell `T(c)`), on random 8- and 15-puzzle boards.
+    #[test]
+    fn the_reflected_sum_is_the_sum_on_the_reflected_board() {
+        let mut rng = GameRng::from_seed(7);
+        for partition in [Partition::P44, Partition::P555] {
+            let set = PdbSet::build(partition);
+            let side = partition.side();
+            let n = usize::from(side) * usize::from(side);
+            let mut differ = 0;
+            for _ in 0..300 {
+                let mut board = goal_board(side, Goal::BlankFirst);
+                for i in (1..n).rev() {
+                    board.swap(i, rng.below(i as u32 + 1) as usize);
+                }
+                let mut reflected = board;
+                for cell in 0..n as u8 {
+                    let to = Symmetry::Transpose.apply(side, cell);
+                    reflected[usize::from(to)] = Symmetry::Transpose.apply(side, board[usize::from(cell)]);
+                }
+                let (regular, by_view) = set.sums(&board);
+                assert_eq!(by_view, set.sums(&reflected).0, "{:?}", &board[..n]);
+                assert_eq!(regular, set.sums(&reflected).1);
+                differ += usize::from(regular != by_view);
+            }
+            assert!(differ > 0, "{}: the two sums are not the same lookup", partition.name());
+        }
+    }
+
+    #[test]
+    fn the_24_puzzle_set_has_two_tables_and_eight_views() {
+        // Tables with every entry 0 stand in for the real ones (built in minutes).
+        let tables = Partition::P6666
+            .tables()
+            .iter()
+            .map(|tiles| PatternDb::from_entries(5, tiles, vec![0; n_placements(25, 6)]).unwrap())
+            .collect();
+        let set = PdbSet::from_tables(Partition::P6666, tables);
+        assert_eq!((set.tables().len(), set.views().len(), set.max_group_tiles()), (2, 8, 6));
+        for tile in 1..25u8 {
+            let (regular, slot) = set.slot_of(tile, false);
+            assert_eq!(set.views()[regular].tiles[slot], tile);
+            let (reflected, slot) = set.slot_of(tile, true);
+            assert!(reflected >= 4);
+            assert_eq!(set.views()[reflected].tiles[slot], tile);
+        }
+        // The reflected view of group 0 gets tile 5 where the regular one gets tile 1.
+        assert_eq!(set.views()[4].tiles[0], 5);
     }
 }
