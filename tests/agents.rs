@@ -409,7 +409,8 @@ fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
 
 /// A session's results by id, without the fields that may differ between
 /// a planner and the same planner served as an agent (its name, timings,
-/// where the replay is), each with its replay decoded.
+/// where the replay is, and a default level's name, which lists the entry's
+/// flags and so the planner), each with its replay decoded.
 fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Replay)> {
     let text = std::fs::read_to_string(dir.join(out).join("results.jsonl")).unwrap();
     let mut results: Vec<(String, tickbot::replay::Replay)> = text
@@ -417,7 +418,7 @@ fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Repla
         .map(|line| {
             let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
             let object = value.as_object_mut().unwrap();
-            for field in ["planner", "planner_us", "elapsed_us"] {
+            for field in ["planner", "planner_us", "elapsed_us", "level"] {
                 object.remove(field);
             }
             let replay = object.remove("replay").unwrap();
@@ -460,7 +461,7 @@ fn a_session_whose_entries_are_tickbot_agent_processes_plays_the_in_process_sess
 fn a_session_entry_agent_is_checked_before_anything_runs() {
     let dir = TempDir::new().unwrap();
     let cases = [
-        ("game = \"locm\"\nagent = [\"./bot\"]\n", "planner = \\\"exec:./mybot --fast,icebox\\\""),
+        ("game = \"locm\"\nagent = [\"./bot\"]\n", "planner = \"exec:./mybot --fast,icebox\""),
         ("game = \"snake\"\nagent = [\"./bot\"]\nplanner = \"cycle\"\n", "agent and planner: give one"),
         ("game = \"slide\"\nagent = [\"./bot\"]\n", "slide has no agent protocol"),
         ("game = \"snake\"\nagent_call_ms = 5\n", "give the agent it limits"),
