@@ -384,3 +384,94 @@ fn a_cpu_time_limit_ends_an_agent_that_spins() {
     drop(process);
     assert_group_gone(pgid);
 }
+
+/// A session of snake, flag and pipes entries; `agents` makes each entry's
+/// planner a `tickbot agent GAME --planner NAME` process instead.
+fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
+    let tickbot = env!("CARGO_BIN_EXE_tickbot");
+    let entries = [
+        ("snake", "bfs-tail", "params = { size = \"8x8\" }\n".to_string()),
+        ("flag", "exact", format!("level = {:?}\n", crate::support::repo_path("maps/flag/round-03.txt"))),
+        ("pipes", "solve", format!("level = {:?}\n", crate::support::repo_path("maps/pipes/10x10-flat.txt"))),
+    ];
+    let mut text = String::from("seed = 11\n");
+    for (game, planner, level) in entries {
+        let player = match agents {
+            true => format!("agent = [{tickbot:?}, \"agent\", \"{game}\", \"--planner\", \"{planner}\"]\n"),
+            false => format!("planner = \"{planner}\"\n"),
+        };
+        text.push_str(&format!("[[entry]]\nname = \"{game}\"\ngame = \"{game}\"\n{level}{player}games = 3\n"));
+    }
+    let path = dir.join(if agents { "agents.toml" } else { "in-process.toml" });
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A session's results by id, without the fields that may differ between
+/// a planner and the same planner served as an agent (its name, timings,
+/// where the replay is, and a default level's name, which lists the entry's
+/// flags and so the planner), each with its replay decoded.
+fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Replay)> {
+    let text = std::fs::read_to_string(dir.join(out).join("results.jsonl")).unwrap();
+    let mut results: Vec<(String, tickbot::replay::Replay)> = text
+        .lines()
+        .map(|line| {
+            let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
+            let object = value.as_object_mut().unwrap();
+            for field in ["planner", "planner_us", "elapsed_us", "level"] {
+                object.remove(field);
+            }
+            let replay = object.remove("replay").unwrap();
+            let bytes = std::fs::read(dir.join(replay.as_str().unwrap())).unwrap();
+            (value.to_string(), tickbot::replay::decode(&bytes).unwrap())
+        })
+        .collect();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    results
+}
+
+#[test]
+fn a_session_whose_entries_are_tickbot_agent_processes_plays_the_in_process_session() {
+    let dir = TempDir::new().unwrap();
+    for (agents, out) in [(false, "in"), (true, "agents")] {
+        let session = jsonl_session(dir.path(), agents);
+        crate::support::tickbot(dir.path())
+            .args(["run", "--config", session.to_str().unwrap(), "--out", out, "--jobs", "2"])
+            .assert()
+            .success();
+    }
+    let (expected, played) = (session_results(dir.path(), "in"), session_results(dir.path(), "agents"));
+    assert_eq!(expected.len(), 9);
+    assert_eq!(played.len(), expected.len());
+    for ((expected_line, expected), (line, played)) in expected.iter().zip(&played) {
+        assert_eq!(line, expected_line);
+        assert!(expected.frames.len() > 1, "{line}: {} frames", expected.frames.len());
+        // The replay is the in-process one but for the header's planner,
+        // which names the command that played.
+        assert_eq!(played.frames, expected.frames, "{line}");
+        assert_eq!(played.header.game, expected.header.game, "{line}");
+        assert_eq!(played.header.seed, expected.header.seed, "{line}");
+        assert_eq!(played.header.initial_hash, expected.header.initial_hash, "{line}");
+        assert_eq!(played.header.planner.name, "agent");
+        assert!(played.header.planner.params[0].1.contains(" agent "), "{:?}", played.header.planner);
+    }
+}
+
+#[test]
+fn a_session_entry_agent_is_checked_before_anything_runs() {
+    let dir = TempDir::new().unwrap();
+    let cases = [
+        ("game = \"locm\"\nagent = [\"./bot\"]\n", "planner = \"exec:./mybot --fast,icebox\""),
+        ("game = \"snake\"\nagent = [\"./bot\"]\nplanner = \"cycle\"\n", "agent and planner: give one"),
+        ("game = \"slide\"\nagent = [\"./bot\"]\n", "slide has no agent protocol"),
+        ("game = \"snake\"\nagent_call_ms = 5\n", "give the agent it limits"),
+    ];
+    for (entry, message) in cases {
+        std::fs::write(dir.path().join("s.toml"), format!("[[entry]]\n{entry}games = 1\n")).unwrap();
+        crate::support::tickbot(dir.path())
+            .args(["run", "--config", "s.toml"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+}

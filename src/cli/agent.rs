@@ -4,15 +4,17 @@
 //! flags that turn `exec:COMMAND` into an agent for `play`, `run` and
 //! `match`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 
-use tickbot::agent::json::{JsonAgent, serve_json};
+use tickbot::agent::json::{DEFAULT_CALL_MS, JsonAgent, serve_json};
 use tickbot::agent::launch::{self, LaunchArgs};
 use tickbot::agent::{AgentSpec, Limits};
 use tickbot::game::{GameSpec, Replayable};
 use tickbot::plan::Planner;
+use tickbot::session::{EntryPlayer, GameEntry};
 
 use super::support::{Exit, ExitOnError, Failure, finished};
 
@@ -105,6 +107,37 @@ pub(crate) fn json_agent<G: Replayable>(
     let mut spec = parsed.map_err(anyhow::Error::msg).exit_code(Exit::BadInput)?;
     spec.launcher = Some(std::env::current_exe().exit_code(Exit::Runtime)?);
     Ok(Some(JsonAgent::new(spec, Duration::from_millis(call_ms), seed, config)))
+}
+
+/// A session entry's `agent = [PROGRAM, ARGS...]`: the program that plays
+/// its games over the JSON-lines protocol, one process per game.
+#[derive(Clone, Debug)]
+pub(crate) struct EntryAgent {
+    spec: AgentSpec,
+    call: Duration,
+}
+
+impl EntryAgent {
+    /// The agent `words` names (none if empty), `call_ms` per call.
+    pub(crate) fn of(words: &[String], call_ms: Option<u64>) -> anyhow::Result<Option<EntryAgent>> {
+        let Some((program, args)) = words.split_first() else { return Ok(None) };
+        let spec = AgentSpec {
+            program: program.clone(),
+            args: args.to_vec(),
+            dir: None,
+            limits: Limits::default(),
+            launcher: Some(std::env::current_exe()?),
+        };
+        Ok(Some(EntryAgent { spec, call: Duration::from_millis(call_ms.unwrap_or(DEFAULT_CALL_MS)) }))
+    }
+
+    /// The entry whose games on `levels` this agent plays, each told its seed.
+    pub(crate) fn player<G: Replayable>(self, levels: Vec<(String, Arc<G::Config>)>) -> Arc<dyn EntryPlayer> {
+        let EntryAgent { spec, call } = self;
+        GameEntry::<G, _>::seeded(levels, move |level: &G::Config, seed: u64| {
+            JsonAgent::<G>::new(spec.clone(), call, seed, level)
+        })
+    }
 }
 
 /// `tickbot agent GAME` for the JSON-lines games: plays one game for the

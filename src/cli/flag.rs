@@ -18,7 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::json_agent;
+use super::agent::{EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
@@ -79,8 +79,13 @@ pub(crate) fn play(args: PlayFlag) -> Result<Exit, Failure> {
 }
 
 /// `run flag` and a session's Flag entries: each map is a level (none: the
-/// one these flags name), played by the planner these flags choose.
-pub(crate) fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlayer>, Failure> {
+/// one these flags name), played by the planner these flags choose or by the
+/// entry's agent.
+pub(crate) fn entry(
+    args: FlagArgs,
+    levels: &Levels,
+    agent: Option<EntryAgent>,
+) -> Result<Arc<dyn EntryPlayer>, Failure> {
     args.planner.check().exit_code(Exit::BadInput)?;
     let levels = levels
         .read(|map| {
@@ -89,7 +94,10 @@ pub(crate) fn entry(args: FlagArgs, levels: &Levels) -> Result<Arc<dyn EntryPlay
             Ok(args.config()?.0)
         })
         .exit_code(Exit::BadInput)?;
-    Ok(GameEntry::<FlagGame, _>::player(levels, move |level: &flag::Config| args.planner.make(level)))
+    if let Some(agent) = agent {
+        return Ok(agent.player::<FlagGame>(levels));
+    }
+    Ok(GameEntry::<FlagGame, ()>::player(levels, move |level: &flag::Config| args.planner.make(level)))
 }
 
 #[derive(Debug, Args)]

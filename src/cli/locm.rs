@@ -234,10 +234,10 @@ pub(crate) fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn E
     })?;
     let n_cards = levels[0].1.table().len();
     if let Some(seats) = agent_seats(&locm, &AgentArgs::default(), n_cards)? {
-        return Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| LocmSeats::new(seats.clone())));
+        return Ok(GameEntry::<LocmGame, ()>::player(levels, move |_: &Config| LocmSeats::new(seats.clone())));
     }
     let bots = locm.bots(n_cards)?;
-    Ok(GameEntry::<LocmGame, _>::player(levels, move |_: &Config| bots.clone()))
+    Ok(GameEntry::<LocmGame, ()>::player(levels, move |_: &Config| bots.clone()))
 }
 
 pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {

@@ -18,7 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::json_agent;
+use super::agent::{EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
@@ -159,14 +159,22 @@ pub(crate) fn play(args: PlayPipes) -> Result<Exit, Failure> {
 }
 
 /// `run pipes` and a session's Pipes entries: each puzzle is a level (none:
-/// the one these flags name), played by the planner these flags choose.
-pub(crate) fn entry(args: PipesArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+/// the one these flags name), played by the planner these flags choose or
+/// by the entry's agent.
+pub(crate) fn entry(
+    args: PipesArgs,
+    levels: &Levels,
+    agent: Option<EntryAgent>,
+) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|map| {
         let mut args = args.clone();
         args.map = map.map(Path::to_path_buf).or(args.map);
         args.config()
     })?;
-    Ok(GameEntry::<PipesGame, _>::player(levels, move |level: &pipes::Config| args.planner.make(level)))
+    if let Some(agent) = agent {
+        return Ok(agent.player::<PipesGame>(levels));
+    }
+    Ok(GameEntry::<PipesGame, ()>::player(levels, move |level: &pipes::Config| args.planner.make(level)))
 }
 
 fn bench_puzzles(args: &BenchPipes) -> Result<Vec<BenchPuzzle>, Failure> {

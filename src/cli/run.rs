@@ -22,6 +22,7 @@ use tickbot::session::{
     Shard, Totals,
 };
 
+use super::agent::EntryAgent;
 use super::common::{Align, Column, Levels, Table, output_width};
 use super::flag::FlagArgs;
 use super::locm::LocmArgs;
@@ -229,6 +230,8 @@ fn one_game_session(game: &RunGame, options: &RunOptions) -> Result<SessionSpec,
         level: Vec::new(),
         pick: None,
         planner: None,
+        agent: Vec::new(),
+        agent_call_ms: None,
         games: Some(options.games.unwrap_or(DEFAULT_GAME_COUNT)),
         weight: None,
         params: Default::default(),
@@ -663,13 +666,16 @@ fn build_entry(spec: &SessionSpec, number: usize, source: Option<&Source>) -> Re
         bad(anyhow!("{first} (flags: {})", argv.join(" ")))
     })?;
     let levels = levels(entry, &argv).map_err(bad)?;
+    let agent = EntryAgent::of(&entry.agent, entry.agent_call_ms).map_err(bad)?;
     let player: std::sync::Arc<dyn EntryPlayer> = match flags.game {
-        RunGame::Snake(args) => super::snake::entry(args, &levels).map_err(bad)?,
-        RunGame::Flag(args) => super::flag::entry(args, &levels).map_err(|failure| with_place(&place, failure))?,
+        RunGame::Snake(args) => super::snake::entry(args, &levels, agent).map_err(bad)?,
+        RunGame::Flag(args) => {
+            super::flag::entry(args, &levels, agent).map_err(|failure| with_place(&place, failure))?
+        }
         RunGame::Slide(args) => {
             super::slide::entry(args, &levels, spec.seed).map_err(|failure| with_place(&place, failure))?
         }
-        RunGame::Pipes(args) => super::pipes::entry(args, &levels).map_err(bad)?,
+        RunGame::Pipes(args) => super::pipes::entry(args, &levels, agent).map_err(bad)?,
         RunGame::Locm(args) => super::locm::entry(args, &levels).map_err(bad)?,
     };
     Ok(Entry { name, weight: entry.weight.unwrap_or(1), games: entry.games, player })

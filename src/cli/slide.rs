@@ -512,5 +512,5 @@ pub(crate) fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<d
         return Err(Failure::bad_input(anyhow!("the instances of one entry must all have the same board size")));
     }
     let (planner, _) = args.planner(side, seed)?;
-    Ok(GameEntry::<SlideGame, _>::player(cases, move |_: &Config| planner.make()))
+    Ok(GameEntry::<SlideGame, ()>::player(cases, move |_: &Config| planner.make()))
 }

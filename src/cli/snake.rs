@@ -16,7 +16,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::json_agent;
+use super::agent::{EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
@@ -176,8 +176,13 @@ pub(crate) fn play(args: PlaySnake) -> Result<Exit, Failure> {
 }
 
 /// `run snake` and a session's Snake entries: each map is a level (none:
-/// the board these flags name), played by the planner these flags choose.
-pub(crate) fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+/// the board these flags name), played by the planner these flags choose or
+/// by the entry's agent.
+pub(crate) fn entry(
+    args: SnakeArgs,
+    levels: &Levels,
+    agent: Option<EntryAgent>,
+) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|map| {
         let mut args = args.clone();
         if let Some(map) = map {
@@ -185,7 +190,10 @@ pub(crate) fn entry(args: SnakeArgs, levels: &Levels) -> anyhow::Result<Arc<dyn 
         }
         args.config()
     })?;
-    Ok(GameEntry::<SnakeGame, _>::player(levels, move |level: &snake::Config| args.planner.make(level)))
+    if let Some(agent) = agent {
+        return Ok(agent.player::<SnakeGame>(levels));
+    }
+    Ok(GameEntry::<SnakeGame, ()>::player(levels, move |level: &snake::Config| args.planner.make(level)))
 }
 
 pub(crate) fn bench(args: BenchSnake) -> Result<Exit, Failure> {

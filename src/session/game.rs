@@ -44,14 +44,27 @@ impl<G: Replayable, F> fmt::Debug for GameEntry<G, F> {
 impl<G, F, P> GameEntry<G, F>
 where
     G: Replayable,
-    F: Fn(&G::Config) -> P + Send + Sync + 'static,
+    F: Fn(&G::Config, u64) -> P + Send + Sync + 'static,
     P: Planner<G>,
 {
-    /// `levels` (at least one) are named as the results file names them.
-    pub fn player(levels: Vec<(String, Arc<G::Config>)>, make_planner: F) -> Arc<dyn EntryPlayer> {
+    /// `levels` (at least one) are named as the results file names them;
+    /// `make_planner` is given each game's level and seed (an external
+    /// agent's protocol header names the seed).
+    pub fn seeded(levels: Vec<(String, Arc<G::Config>)>, make_planner: F) -> Arc<dyn EntryPlayer> {
         assert!(!levels.is_empty(), "an entry plays at least one level");
-        let planner = make_planner(&levels[0].1).name();
+        let planner = make_planner(&levels[0].1, 0).name();
         Arc::new(GameEntry::<G, F> { levels, make_planner, planner })
+    }
+}
+
+impl<G: Replayable> GameEntry<G, ()> {
+    /// `levels` (at least one) are named as the results file names them;
+    /// `make_planner` makes each game's planner from its level.
+    pub fn player<P: Planner<G>>(
+        levels: Vec<(String, Arc<G::Config>)>,
+        make_planner: impl Fn(&G::Config) -> P + Send + Sync + 'static,
+    ) -> Arc<dyn EntryPlayer> {
+        GameEntry::<G, _>::seeded(levels, move |level: &G::Config, _seed: u64| make_planner(level))
     }
 }
 
@@ -59,7 +72,7 @@ where
 pub(super) fn single<G: Replayable, P: Planner<G>>(level: Arc<G::Config>, planner: P) -> Arc<dyn EntryPlayer> {
     let name = planner.name();
     let planner = Mutex::new(Some(planner));
-    let make_planner = move |_: &G::Config| {
+    let make_planner = move |_: &G::Config, _: u64| {
         planner.lock().unwrap_or_else(PoisonError::into_inner).take().expect("a single game's planner plays once")
     };
     Arc::new(GameEntry::<G, _> { levels: vec![(String::new(), level)], make_planner, planner: name })
@@ -68,7 +81,7 @@ pub(super) fn single<G: Replayable, P: Planner<G>>(level: Arc<G::Config>, planne
 impl<G, F, P> EntryPlayer for GameEntry<G, F>
 where
     G: Replayable,
-    F: Fn(&G::Config) -> P + Send + Sync + 'static,
+    F: Fn(&G::Config, u64) -> P + Send + Sync + 'static,
     P: Planner<G>,
 {
     fn game(&self) -> &'static str {
@@ -85,7 +98,7 @@ where
 
     fn play(&self, job: GameJob, lane: &Lane) -> Option<Finished> {
         let (name, level) = &self.levels[(job.index % self.levels.len() as u64) as usize];
-        let planner = (self.make_planner)(level);
+        let planner = (self.make_planner)(level, job.seed);
         play_game::<G, P>(level, name, planner, job, lane)
     }
 }

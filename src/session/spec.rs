@@ -75,6 +75,16 @@ pub struct EntrySpec {
     /// The planner, as `--planner` names it (LOCM: the draft bots, A,B).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planner: Option<String>,
+    /// An external program plays instead of a planner (snake, flag and
+    /// pipes, over the JSON-lines protocol): the program and its
+    /// arguments, run without a shell, e.g. `agent = ["./mybot", "--fast"]`.
+    /// LOCM names programs per seat in `planner` instead:
+    /// `planner = "exec:./mybot --fast,icebox"`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub agent: Vec<String>,
+    /// The agent's time limit per call, in milliseconds (default 1000).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_call_ms: Option<u64>,
     /// Exactly this many games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
@@ -90,6 +100,31 @@ pub struct EntrySpec {
     /// `tickbot run GAME FLAGS...` records), after those of `params`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
+}
+
+/// What is wrong with an entry's `agent`, if anything.
+fn agent_mistake(entry: &EntrySpec) -> Option<String> {
+    if entry.agent.is_empty() {
+        return entry.agent_call_ms.is_some().then(|| "agent_call_ms: give the agent it limits (agent = [...])".into());
+    }
+    if entry.game == "locm" {
+        return Some(
+            "agent: LOCM names a program per seat in planner, e.g. planner = \"exec:./mybot --fast,icebox\"".into(),
+        );
+    }
+    if !["snake", "flag", "pipes"].contains(&entry.game.as_str()) {
+        return Some(format!("agent: {} has no agent protocol; agents play snake, flag and pipes", entry.game));
+    }
+    if entry.planner.is_some() {
+        return Some("agent and planner: give one (the agent plays instead of a planner)".into());
+    }
+    if entry.agent[0].is_empty() {
+        return Some("agent: the first word is the program to run, e.g. agent = [\"./mybot\", \"--fast\"]".into());
+    }
+    if entry.agent_call_ms == Some(0) {
+        return Some("agent_call_ms = 0: an agent needs at least 1 ms per call".into());
+    }
+    None
 }
 
 /// Only where the entries are: a second, lenient reading of the file.
@@ -237,6 +272,9 @@ impl SessionSpec {
             if entry.pick.as_ref().is_some_and(|pick| pick.is_empty() || pick.contains(&0)) {
                 return Err(at(span, "pick: expected level numbers counted from 1, e.g. pick = [1, 2]".into()));
             }
+            if let Some(message) = agent_mistake(entry) {
+                return Err(at(span, message));
+            }
             entry.weight = entry.weight.or(entry.games);
             let name = match &entry.name {
                 Some(name) => {
@@ -255,7 +293,10 @@ impl SessionSpec {
                     name.clone()
                 }
                 None => {
-                    let planner = entry.planner.as_deref().unwrap_or("default");
+                    let planner = match entry.agent.is_empty() {
+                        true => entry.planner.as_deref().unwrap_or("default"),
+                        false => "agent",
+                    };
                     let base: String = format!("{}-{planner}", entry.game)
                         .chars()
                         .map(|letter| if letter.is_ascii_alphanumeric() || letter == '-' { letter } else { '-' })
