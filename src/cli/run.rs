@@ -743,11 +743,15 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir, shard: Shard)
         );
     }
     if already > 0 || recovered.torn_bytes > 0 || removed > 0 {
-        println!(
-            "  resuming: {already} games already recorded (a torn last line of {} bytes cut, {removed} unfinished \
-             replays deleted)",
-            recovered.torn_bytes
-        );
+        let mut repairs = Vec::new();
+        if recovered.torn_bytes > 0 {
+            repairs.push(format!("a torn last line of {} bytes cut", recovered.torn_bytes));
+        }
+        if removed > 0 {
+            repairs.push(format!("{removed} unfinished replays deleted"));
+        }
+        let repairs = if repairs.is_empty() { String::new() } else { format!(" ({})", repairs.join(", ")) };
+        println!("  resuming: {already} games already recorded{repairs}");
     }
     let config = SessionConfig {
         entries,
