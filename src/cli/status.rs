@@ -5,12 +5,11 @@
 //! atomically at each look.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, anyhow};
+use anyhow::anyhow;
 use clap::Args;
 
 use tickbot::analysis::status::{
