@@ -232,3 +232,72 @@ fn status_refuses_what_is_not_a_session() {
     std::fs::write(out.join("manifest.json"), "{").unwrap();
     assert_bad_input(dir, &["status", "out"], "manifest.json: not a session manifest");
 }
+
+/// The samples of a Prometheus text file whose series name starts with
+/// `prefix`, as (series, value).
+fn samples(text: &str, prefix: &str) -> Vec<(String, f64)> {
+    text.lines()
+        .filter(|line| !line.starts_with('#') && line.starts_with(prefix))
+        .map(|line| {
+            let (series, value) = line.rsplit_once(' ').unwrap();
+            (series.to_string(), value.parse().unwrap_or_else(|_| panic!("not a sample: {line}")))
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_with_metrics_leaves_the_figures_status_reads_from_its_directory() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    write_session(dir, "8x8", 14);
+    tickbot(dir)
+        .args(["--log-dir", "out/logs", "run", "--config", "session.toml", "--out", "out", "--metrics", "run.prom"])
+        .assert()
+        .success();
+    let written = std::fs::read_to_string(dir.join("run.prom")).unwrap();
+    assert!(!dir.join(".run.prom.part").exists(), "the hidden file was renamed over the metrics file");
+    let recorded: f64 = samples(&written, "tickbot_games_recorded_total{").iter().map(|(_, value)| value).sum();
+    assert_eq!(recorded, result_lines(&dir.join("out")) as f64, "{written}");
+    assert_eq!(recorded, 28.0, "{written}");
+    assert_eq!(samples(&written, "tickbot_games_expected{"), [("tickbot_games_expected{dir=\"out\"}".into(), 28.0)]);
+    assert_eq!(samples(&written, "tickbot_session_running{"), [("tickbot_session_running{dir=\"out\"}".into(), 0.0)]);
+    // The same series as `tickbot status --metrics` reads from the directory.
+    json_output(dir, &["status", "--json", "--metrics", "status.prom", "out"]);
+    let read = std::fs::read_to_string(dir.join("status.prom")).unwrap();
+    for prefix in
+        ["tickbot_games_recorded_total{", "tickbot_games_expected{", "tickbot_faults{", "tickbot_eta_seconds{"]
+    {
+        assert_eq!(samples(&written, prefix), samples(&read, prefix), "{prefix}");
+    }
+    let names =
+        |text: &str| text.lines().filter(|line| line.starts_with("# TYPE")).map(String::from).collect::<Vec<_>>();
+    assert_eq!(names(&written), names(&read));
+}
+
+#[test]
+fn a_metrics_file_that_cannot_be_written_is_a_warning_and_a_directory_is_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    let dir = temp.path();
+    write_session(dir, "8x8", 2);
+    std::fs::create_dir(dir.join("metrics")).unwrap();
+    let run =
+        |metrics: &str| ["run", "--config", "session.toml", "--out", "out", "--metrics", metrics].map(String::from);
+    let args = run("metrics");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_bad_input(dir, &args, "--metrics metrics: this is a directory");
+    let args = run("missing/run.prom");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_bad_input(dir, &args, "the folder missing does not exist");
+    assert!(!dir.join("out").exists(), "refused before the session started");
+    // Its hidden .part a directory: every write fails, and the session
+    // plays to its end all the same, with a warning in its log.
+    std::fs::create_dir(dir.join(".run.prom.part")).unwrap();
+    tickbot(dir)
+        .args(["--log-dir", "logs", "run", "--config", "session.toml", "--out", "out", "--metrics", "run.prom"])
+        .assert()
+        .success();
+    assert_eq!(result_lines(&dir.join("out")), 16);
+    assert!(!dir.join("run.prom").exists());
+    let log = std::fs::read_to_string(dir.join("logs/tickbot.jsonl")).unwrap();
+    assert_eq!(log.matches("the metrics file was not written").count(), 1, "warned once: {log}");
+}

@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::OutcomeKind;
 use crate::session::spec::SessionSpec;
 use crate::session::store::{LOCK_FILE, MANIFEST_FILE, Manifest, RESULTS_FILE, Recorded};
-use crate::session::{Schedule, Shard, Totals};
+use crate::session::{LiveEntry, Schedule, Shard, Totals};
 
 /// Where the deploy scripts (and `status`) look for a directory's log.
 pub const LOG_PATH: &str = "logs/tickbot.jsonl";
@@ -281,6 +281,58 @@ impl StatusWatch {
     }
 }
 
+/// The report of one session from its own counts in memory (`run
+/// --metrics`), in the same form as a look at its directory: `path` is
+/// its directory, `games_per_s` the rate its caller measured.
+pub fn live_report(
+    now_ms: u64,
+    path: &Path,
+    shard: Option<Shard>,
+    liveness: Liveness,
+    live: &[LiveEntry],
+    games_per_s: Option<f64>,
+) -> StatusReport {
+    let entries: Vec<EntryStatus> = live
+        .iter()
+        .map(|entry| EntryStatus {
+            entry: entry.name.clone(),
+            expected: entry.expected,
+            totals: entry.totals.clone(),
+            win_rate: win_rate(&entry.totals),
+        })
+        .collect();
+    let recorded: u64 = entries.iter().map(|entry| entry.totals.games).sum();
+    let expected: Option<u64> = entries.iter().map(|entry| entry.expected).sum();
+    let games_per_s = games_per_s.filter(|_| liveness.may_be_running());
+    let dir = DirStatus {
+        path: path.to_path_buf(),
+        shard: shard.filter(|&shard| shard != Shard::WHOLE).map(|shard| shard.to_string()),
+        liveness,
+        recorded,
+        expected,
+        faults: entries.iter().map(|entry| entry.totals.faults()).sum(),
+        games_per_s,
+        eta_s: eta(recorded, expected, games_per_s),
+        // The loop does not count its running games for this report: as a
+        // look at a directory without a log shows them.
+        running: 0,
+        slowest_running: None,
+        last_write_s: None,
+        log: false,
+        entries,
+    };
+    sum_up(now_ms, vec![dir], Vec::new())
+}
+
+/// Seconds until `expected` games are recorded at `games_per_s`.
+fn eta(recorded: u64, expected: Option<u64>, games_per_s: Option<f64>) -> Option<f64> {
+    match (expected, games_per_s) {
+        (Some(expected), _) if recorded >= expected => Some(0.0),
+        (Some(expected), Some(rate)) if rate > 0.0 => Some((expected - recorded) as f64 / rate),
+        _ => None,
+    }
+}
+
 /// The sums over the directories.
 fn sum_up(now_ms: u64, dirs: Vec<DirStatus>, shards_not_given: Vec<String>) -> StatusReport {
     let mut entries: Vec<EntryStatus> = Vec::new();
@@ -356,11 +408,7 @@ impl DirWatch {
         let games_per_s = self.rate(now_ms, recorded, liveness.may_be_running());
         let session = self.session.as_ref().expect("read above");
         let expected = session.expected.as_ref().map(|counts| counts.iter().sum::<u64>());
-        let eta_s = match (expected, games_per_s) {
-            (Some(expected), _) if recorded >= expected => Some(0.0),
-            (Some(expected), Some(rate)) if rate > 0.0 => Some((expected - recorded) as f64 / rate),
-            _ => None,
-        };
+        let eta_s = eta(recorded, expected, games_per_s);
         let slowest_running = if held {
             self.running.iter().min_by_key(|(_, started)| **started).map(|(id, started)| RunningGame {
                 id: id.clone(),

@@ -29,7 +29,7 @@ use super::locm::LocmArgs;
 use super::pipes::PipesArgs;
 use super::slide::SlideArgs;
 use super::snake::SnakeArgs;
-use super::support::{Exit, ExitOnError, Failure, collect_files, default_parallelism, run_session};
+use super::support::{Exit, ExitOnError, Failure, SessionMetrics, collect_files, default_parallelism, run_session};
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
@@ -117,6 +117,14 @@ pub(crate) struct RunOptions {
     /// The shard count, where a batch engine's variable gives the index.
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub shard_count: Option<u64>,
+    /// Keep FILE up to date while the session runs: its figures in Prometheus's
+    /// text format (the metrics of `tickbot status --metrics`, for node-exporter's
+    /// textfile collector: name it *.prom), rewritten atomically every 5 s and once
+    /// at the end. A path that is a directory, or whose folder does not exist, is
+    /// refused (exit 2) before the session starts; a write that fails later is a
+    /// warning in the log, and the session goes on.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub metrics: Option<PathBuf>,
 }
 
 /// The bundled default session: every game and planner on bundled levels.
@@ -136,7 +144,7 @@ struct EntryFlags {
 
 /// The run-wide flags that take a value: what follows `run GAME` may hold
 /// them, and they are not the game's.
-const RUN_FLAGS_WITH_VALUES: [&str; 14] = [
+const RUN_FLAGS_WITH_VALUES: [&str; 15] = [
     "--games",
     "--duration",
     "--seed",
@@ -151,6 +159,7 @@ const RUN_FLAGS_WITH_VALUES: [&str; 14] = [
     "--log-dir",
     "--shard",
     "--shard-count",
+    "--metrics",
 ];
 
 /// Where a session file came from, for messages.
@@ -163,6 +172,9 @@ struct Source {
 /// `--out` is this run's, not a stranger's.
 pub(crate) fn execute(args: RunArgs, log_dir: &Path) -> Result<Exit, Failure> {
     let RunArgs { config, resume, options, game } = args;
+    if let Some(path) = &options.metrics {
+        check_metrics_file(path)?;
+    }
     if config.is_some() && game.is_some() {
         return Err(Failure::bad_input(anyhow!("give a session file (--config) or a game (`run GAME ...`), not both")));
     }
@@ -189,6 +201,26 @@ pub(crate) fn execute(args: RunArgs, log_dir: &Path) -> Result<Exit, Failure> {
             new_session(spec, source.as_ref(), &options, log_dir)
         }
     }
+}
+
+/// Refuses a `--metrics` path that can never be written: a directory, no
+/// file name, or a folder that does not exist.
+fn check_metrics_file(path: &Path) -> Result<(), Failure> {
+    let shown = path.display();
+    if path.is_dir() || path.file_name().is_none() {
+        return Err(Failure::bad_input(anyhow!(
+            "--metrics {shown}: this is a directory; give a file to write, such as {}",
+            path.join("tickbot.prom").display()
+        )));
+    }
+    let folder = path.parent().filter(|parent| !parent.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !folder.is_dir() {
+        return Err(Failure::bad_input(anyhow!(
+            "--metrics {shown}: the folder {} does not exist (it is not created)",
+            folder.display()
+        )));
+    }
+    Ok(())
 }
 
 fn parse(source: &Source) -> Result<SessionSpec, Failure> {
@@ -346,7 +378,7 @@ fn new_session(
         shard,
     };
     dir.write_manifest(&manifest).exit_code(Exit::Runtime)?;
-    play(&spec, entries, &dir, shard.unwrap_or(Shard::WHOLE))
+    play(&spec, entries, &dir, shard.unwrap_or(Shard::WHOLE), options.metrics.as_deref())
 }
 
 fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> Result<Exit, Failure> {
@@ -408,7 +440,7 @@ fn resume_session(path: &Path, config: Option<&Path>, options: &RunOptions) -> R
     spec.duration = options.duration.or(spec.duration);
     spec.move_budget_ms = options.move_budget_ms.unwrap_or(spec.move_budget_ms);
     let entries = build_entries(&spec, None)?;
-    play(&spec, entries, &dir, recorded_shard.unwrap_or(Shard::WHOLE))
+    play(&spec, entries, &dir, recorded_shard.unwrap_or(Shard::WHOLE), options.metrics.as_deref())
 }
 
 /// A resumed session keeps the settings it was started with: the flags
@@ -707,7 +739,13 @@ fn levels(entry: &EntrySpec, argv: &[String]) -> anyhow::Result<Levels> {
     Ok(Levels { files, default_name, pick: entry.pick.clone() })
 }
 
-fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir, shard: Shard) -> Result<Exit, Failure> {
+fn play(
+    spec: &SessionSpec,
+    entries: Vec<Entry>,
+    dir: &SessionDir,
+    shard: Shard,
+    metrics: Option<&Path>,
+) -> Result<Exit, Failure> {
     let replays = dir.replay_dir();
     if replays.exists() && !replays.is_dir() {
         return Err(Failure {
@@ -765,7 +803,8 @@ fn play(spec: &SessionSpec, entries: Vec<Entry>, dir: &SessionDir, shard: Shard)
         progress: SessionProgress::default(),
         shard,
     };
-    let report = run_session(config, Some((dir, results, recovered)))?;
+    let metrics = metrics.map(|file| SessionMetrics { file: file.to_path_buf(), dir: dir.path().to_path_buf(), shard });
+    let report = run_session(config, Some((dir, results, recovered)), metrics)?;
     print_table(&report);
     println!("  results: {}  replays: {}/", dir.results_path().display(), dir.replay_dir().display());
     if report.disk_budget_reached {

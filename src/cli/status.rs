@@ -5,19 +5,18 @@
 //! atomically at each look.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, anyhow};
+use anyhow::anyhow;
 use clap::Args;
 
 use tickbot::analysis::status::{
     DirStatus, EntryStatus, LOG_PATH, Liveness, StatusError, StatusReport, StatusWatch, now_ms, prometheus_text,
 };
 
-use super::support::{Exit, Failure, interrupted, print_json};
+use super::support::{Exit, Failure, interrupted, print_json, replace_file};
 
 /// What `status --help` prints after the flags.
 pub(crate) const AFTER_HELP: &str = "\
@@ -119,19 +118,9 @@ fn failure(error: StatusError) -> Failure {
     Failure { code, error: error.into() }
 }
 
-/// Writes the metrics beside `path` and renames them over it, so a
-/// collector never reads half a file.
+/// Writes the metrics file (atomically: see `replace_file`).
 fn write_metrics(path: &Path, report: &StatusReport) -> Result<(), Failure> {
-    let name =
-        path.file_name().ok_or_else(|| Failure::bad_input(anyhow!("--metrics {}: not a file name", path.display())))?;
-    let part = path.with_file_name(format!(".{}.part", name.to_string_lossy()));
-    fs::write(&part, prometheus_text(report))
-        .and_then(|()| fs::rename(&part, path))
-        .with_context(|| format!("cannot write the metrics file {}", path.display()))
-        .map_err(|error| {
-            let _ = fs::remove_file(&part);
-            Failure { code: Exit::Runtime, error }
-        })
+    replace_file(path, &prometheus_text(report)).map_err(|error| Failure { code: Exit::Runtime, error })
 }
 
 fn render(report: &StatusReport, out: &mut String) {

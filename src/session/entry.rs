@@ -4,11 +4,11 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::progress::Progress;
-use crate::session::{Finished, Lane, ReplayPolicy, Shard};
+use crate::session::{Finished, Lane, ReplayPolicy, Shard, Totals};
 
 /// What to play, how, and how much.
 #[derive(Debug)]
@@ -79,6 +79,43 @@ pub struct SessionProgress {
     pub won: Progress,
     /// Every other outcome.
     pub not_won: Progress,
+    /// Per entry, its totals so far: what a live metrics file shows.
+    pub entries: LiveTotals,
+}
+
+/// Per entry of a running session: its name, the games this run's shard
+/// plays of it (if bounded) and its totals so far, those recorded before a
+/// resume included. Set when the session starts and updated once per
+/// recorded game (never per tick), for a reader on another thread.
+#[derive(Clone, Debug, Default)]
+pub struct LiveTotals(Arc<Mutex<Vec<LiveEntry>>>);
+
+/// One entry's line of [`LiveTotals`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveEntry {
+    pub name: String,
+    pub expected: Option<u64>,
+    pub totals: Totals,
+}
+
+impl LiveTotals {
+    /// A copy of every entry's line, in the session's order.
+    pub fn snapshot(&self) -> Vec<LiveEntry> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    pub(crate) fn set(&self, entries: Vec<LiveEntry>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = entries;
+    }
+
+    /// Counts one recorded game of entry `number`. A std mutex in the async
+    /// loop: held for one addition, never across an await, and the reader
+    /// holds it only to clone a line per entry.
+    pub(crate) fn update(&self, number: usize, add: impl FnOnce(&mut Totals)) {
+        if let Some(entry) = self.0.lock().unwrap_or_else(PoisonError::into_inner).get_mut(number) {
+            add(&mut entry.totals);
+        }
+    }
 }
 
 /// One game to play.

@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 
 use crate::rng::derive_seed;
 
-pub use entry::{Entry, EntryPlayer, GameJob, SessionConfig, SessionProgress};
+pub use entry::{Entry, EntryPlayer, GameJob, LiveEntry, LiveTotals, SessionConfig, SessionProgress};
 pub use game::GameEntry;
 pub use report::{EntryReport, GameRecord, SessionReport, Totals};
 pub use run::{play_one, run};

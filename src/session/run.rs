@@ -24,8 +24,8 @@ use crate::session::game::single;
 use crate::session::ticks::{Ending, grace, over_budget_reason};
 use crate::session::workers::{COMMIT_GAMES, Context, Crew, Lane, SessionStarter, Starter};
 use crate::session::{
-    EntryReport, GameJob, GameRecord, Recovered, ResultsFile, Schedule, SessionConfig, SessionDir, SessionError,
-    SessionLog, SessionProgress, SessionReport, Totals,
+    EntryReport, GameJob, GameRecord, LiveEntry, Recovered, ResultsFile, Schedule, SessionConfig, SessionDir,
+    SessionError, SessionLog, SessionProgress, SessionReport, Totals,
 };
 
 /// How often the loop looks at its workers: the watchdog's resolution.
@@ -147,8 +147,22 @@ impl Running {
         );
         let already: u64 = starter_entries.iter().filter_map(|(_, done)| done.as_ref()).map(|done| done.count()).sum();
         let shard = config.shard;
-        let total =
-            schedule.entry_counts().map(|counts| counts.iter().map(|&games| shard.games_of(games)).sum::<u64>());
+        let entry_counts: Option<Vec<u64>> =
+            schedule.entry_counts().map(|counts| counts.iter().map(|&games| shard.games_of(games)).collect());
+        let total = entry_counts.as_ref().map(|counts| counts.iter().sum::<u64>());
+        config.progress.entries.set(
+            config
+                .entries
+                .iter()
+                .zip(&totals)
+                .enumerate()
+                .map(|(number, (entry, totals))| LiveEntry {
+                    name: entry.name.clone(),
+                    expected: entry_counts.as_ref().map(|counts| counts[number]),
+                    totals: totals.clone(),
+                })
+                .collect(),
+        );
         config.progress.games.set_total(total.map_or(0, |total| total.saturating_sub(already)));
         let starter = SessionStarter {
             schedule,
@@ -367,6 +381,9 @@ impl Running {
     /// Adds a recorded game to the totals and the progress counters.
     fn count(&mut self, entry_number: usize, record: GameRecord) {
         self.totals[entry_number].add(record.outcome, record.ticks, record.score, record.planner_us);
+        self.progress.entries.update(entry_number, |totals| {
+            totals.add(record.outcome, record.ticks, record.score, record.planner_us);
+        });
         self.report.played_now += 1;
         self.progress.games.advance(1);
         if record.outcome == OutcomeKind::Won {

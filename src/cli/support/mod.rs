@@ -14,9 +14,9 @@ pub(crate) mod sprt;
 
 pub(crate) use exit::{EXIT_CODES, Exit, ExitOnError, Failure};
 pub(crate) use interrupt::{finished, install_interrupt_handler, interrupt_budget, interrupt_flag, interrupted};
-pub(crate) use output::{collect_files, print_json};
+pub(crate) use output::{collect_files, print_json, replace_file};
 pub(crate) use progress::{progress_bar, progress_bar_with};
-pub(crate) use session::{play_one, run_session};
+pub(crate) use session::{SessionMetrics, play_one, run_session};
 pub(crate) use sprt::{llr_status, print_sprt};
 
 /// How many threads (or games at once) long work uses by default: the

@@ -1,5 +1,6 @@
 //! What commands read from the command line and write to stdout besides
-//! text: files collected from the paths given, and JSON.
+//! text: files collected from the paths given, JSON, and a small file
+//! rewritten whole (a metrics file) for others to read while we run.
 
 use std::path::{Path, PathBuf};
 
@@ -36,4 +37,16 @@ pub(crate) fn collect_files(path: &Path, extension: &str, out: &mut Vec<PathBuf>
         }
     }
     Ok(())
+}
+
+/// Writes `text` to a hidden `.NAME.part` beside `path` and renames it over
+/// `path`, so a reader (node-exporter's textfile collector) never sees
+/// half a file.
+pub(crate) fn replace_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    let name = path.file_name().with_context(|| format!("{}: not a file name", path.display()))?;
+    let part = path.with_file_name(format!(".{}.part", name.to_string_lossy()));
+    std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, path)).map_err(|error| {
+        let _ = std::fs::remove_file(&part);
+        anyhow::Error::from(error).context(format!("cannot write the metrics file {}", path.display()))
+    })
 }

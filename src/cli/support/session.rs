@@ -1,10 +1,12 @@
 //! The bridge from the synchronous binary to the library's async session
 //! runner: a tokio runtime, the interrupt flag as a future, and on them
 //! one game (`play_one`, for `play GAME`) or a session (`run_session`, for
-//! `run`) with its progress shown as it goes.
+//! `run`) with its progress shown as it goes (and, with `run --metrics`,
+//! kept in a metrics file).
 
+use std::collections::VecDeque;
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -13,17 +15,19 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use tracing_indicatif::span_ext::IndicatifSpanExt;
 
+use tickbot::analysis::status::{Liveness, RATE_WINDOW_MS, live_report, now_ms, prometheus_text};
 use tickbot::game::Replayable;
 use tickbot::plan::Planner;
 use tickbot::progress::Progress;
 use tickbot::replay;
 use tickbot::session::{
-    self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionLog, SessionProgress, SessionReport,
+    self, Recovered, ResultsFile, SessionConfig, SessionDir, SessionLog, SessionProgress, SessionReport, Shard,
 };
 use tickbot::telemetry;
 
 use super::exit::{Exit, ExitOnError, Failure};
 use super::interrupt::{finished, interrupt_flag};
+use super::output::replace_file;
 use super::progress::{ProgressGuard, progress_bar};
 use crate::cli::common::PlayArgs;
 
@@ -98,10 +102,12 @@ fn prepare_parent(path: &Path) -> Result<(), Failure> {
 
 /// Plays a session (`tickbot run`) until it ends or Ctrl-C/SIGTERM, with
 /// a progress bar on a terminal (games, games/s, time left, won so far)
-/// and otherwise a `status` log line every 30 s.
+/// and otherwise a `status` log line every 30 s; with `metrics`, its
+/// metrics file rewritten every few seconds and once at the end.
 pub(crate) fn run_session(
     config: SessionConfig,
     out: Option<(&SessionDir, ResultsFile, Recovered)>,
+    metrics: Option<SessionMetrics>,
 ) -> Result<SessionReport, Failure> {
     let progress = config.progress.clone();
     let duration = config.duration;
@@ -111,7 +117,7 @@ pub(crate) fn run_session(
     std::panic::set_hook(Box::new(|info| tracing::error!(panic = %info, "a planner panicked")));
     let runtime = runtime()?;
     let mut report = {
-        let _display = SessionDisplay::start(&progress, duration);
+        let _display = SessionDisplay::start(&progress, duration, metrics);
         runtime.block_on(session::run(config, out, session_log(), signalled()))
     };
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -123,17 +129,76 @@ pub(crate) fn run_session(
     Ok(report)
 }
 
-/// What shows a session's progress while it runs.
-enum SessionDisplay {
-    Bar { _guard: ProgressGuard },
-    Status { stop: Option<Sender<()>>, thread: Option<std::thread::JoinHandle<()>> },
+/// `run --metrics FILE`: where the session keeps its metrics, and how its
+/// series are labelled (as `tickbot status --metrics DIR` labels them).
+#[derive(Debug)]
+pub(crate) struct SessionMetrics {
+    pub file: PathBuf,
+    /// The session directory, as given.
+    pub dir: PathBuf,
+    pub shard: Shard,
+}
+
+impl SessionMetrics {
+    /// Writes the figures of this moment; a failure is a warning (logged
+    /// once until a write succeeds again), never the session's end.
+    fn write(&self, live: &SessionProgress, liveness: Liveness, rate: &mut Rate, failing: &mut bool) {
+        let now = now_ms();
+        let entries = live.entries.snapshot();
+        let recorded = entries.iter().map(|entry| entry.totals.games).sum();
+        let games_per_s = rate.look(now, recorded);
+        let report = live_report(now, &self.dir, Some(self.shard), liveness, &entries, games_per_s);
+        match replace_file(&self.file, &prometheus_text(&report)) {
+            Ok(()) => *failing = false,
+            Err(error) if !*failing => {
+                *failing = true;
+                tracing::warn!(error = format!("{error:#}"), "the metrics file was not written; the session goes on");
+            }
+            Err(_) => {}
+        }
+    }
+}
+
+/// Games per second over the last five minutes, from the counts seen at
+/// each write (as `tickbot status` measures a directory without a log).
+#[derive(Debug, Default)]
+struct Rate {
+    looks: VecDeque<(u64, u64)>,
+}
+
+impl Rate {
+    fn look(&mut self, now_ms: u64, recorded: u64) -> Option<f64> {
+        let window_start = now_ms.saturating_sub(RATE_WINDOW_MS);
+        self.looks.push_back((now_ms, recorded));
+        while self.looks.len() > 2 && self.looks[1].0 <= window_start {
+            self.looks.pop_front();
+        }
+        let &(first_ms, first_count) = self.looks.front()?;
+        (now_ms > first_ms).then(|| recorded.saturating_sub(first_count) as f64 * 1000.0 / (now_ms - first_ms) as f64)
+    }
+}
+
+/// What shows a session's progress while it runs: a bar on a terminal, and
+/// a status thread for the log lines (off a terminal) and the metrics file.
+struct SessionDisplay {
+    _bar: Option<ProgressGuard>,
+    stop: Option<Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 /// How often a session that is not on a terminal logs its status.
 const STATUS_EVERY: Duration = Duration::from_secs(30);
 
+/// How often a session rewrites its metrics file (node-exporter reads it
+/// at each scrape, typically every 15 s or more).
+const METRICS_EVERY: Duration = Duration::from_secs(5);
+
 impl SessionDisplay {
-    fn start(progress: &SessionProgress, duration: Option<Duration>) -> SessionDisplay {
+    fn start(
+        progress: &SessionProgress,
+        duration: Option<Duration>,
+        metrics: Option<SessionMetrics>,
+    ) -> SessionDisplay {
         let started = Instant::now();
         let time_left = move || {
             duration.map_or_else(String::new, |duration| {
@@ -145,26 +210,42 @@ impl SessionDisplay {
             let progress = progress.clone();
             move || format!("won {}, other {}{}", progress.won.done(), progress.not_won.done(), time_left())
         };
-        if std::io::stderr().is_terminal() {
+        let terminal = std::io::stderr().is_terminal();
+        let bar = terminal.then(|| {
             let guard = progress_bar("games", &progress.games);
             let (done, ticker_span) = (Arc::clone(&guard.done), guard.span.clone());
+            let so_far = so_far.clone();
             std::thread::spawn(move || {
                 while !done.load(Ordering::Relaxed) {
                     ticker_span.pb_set_message(&format!("games ({})", so_far()));
                     std::thread::sleep(Duration::from_millis(250));
                 }
             });
-            return SessionDisplay::Bar { _guard: guard };
+            guard
+        });
+        if terminal && metrics.is_none() {
+            return SessionDisplay { _bar: bar, stop: None, thread: None };
         }
         // Dropping the sender wakes the thread at once: a short session
-        // does not wait out a sleep at its end.
+        // does not wait out a sleep at its end, and the metrics file gets
+        // its last write.
         let (stop, stopped) = mpsc::channel::<()>();
-        let thread = {
-            let games = progress.games.clone();
-            std::thread::spawn(move || {
-                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(STATUS_EVERY) {
-                    let elapsed = started.elapsed().as_secs_f64();
-                    let per_second = games.done() as f64 / elapsed.max(1e-9);
+        let progress = progress.clone();
+        let thread = std::thread::spawn(move || {
+            let wake = if metrics.is_some() { METRICS_EVERY } else { STATUS_EVERY };
+            let (mut rate, mut failing, mut last_status) = (Rate::default(), false, Instant::now());
+            let running = Liveness::Running { pid: Some(std::process::id()) };
+            if let Some(metrics) = &metrics {
+                metrics.write(&progress, running.clone(), &mut rate, &mut failing);
+            }
+            while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(wake) {
+                if let Some(metrics) = &metrics {
+                    metrics.write(&progress, running.clone(), &mut rate, &mut failing);
+                }
+                if !terminal && last_status.elapsed() >= STATUS_EVERY {
+                    last_status = Instant::now();
+                    let games = &progress.games;
+                    let per_second = games.done() as f64 / started.elapsed().as_secs_f64().max(1e-9);
                     tracing::info!(
                         games = games.done(),
                         of = games.total(),
@@ -173,20 +254,21 @@ impl SessionDisplay {
                         "status"
                     );
                 }
-            })
-        };
-        SessionDisplay::Status { stop: Some(stop), thread: Some(thread) }
+            }
+            if let Some(metrics) = &metrics {
+                metrics.write(&progress, Liveness::Ended, &mut rate, &mut failing);
+            }
+        });
+        SessionDisplay { _bar: bar, stop: Some(stop), thread: Some(thread) }
     }
 }
 
 impl Drop for SessionDisplay {
     fn drop(&mut self) {
-        if let SessionDisplay::Status { stop, thread } = self {
-            // The sender goes first, ending the thread's wait.
-            drop(stop.take());
-            if let Some(thread) = thread.take() {
-                let _ = thread.join();
-            }
+        // The sender goes first, ending the thread's wait.
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
         }
     }
 }
