@@ -374,6 +374,28 @@ mod tests {
     }
 
     #[test]
+    fn game_lines_wait_for_a_flush_and_any_other_event_writes_them_first_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = LogFile(Arc::new(Mutex::new(RotatingLog::open(dir.path()).unwrap())));
+        let messages = || -> Vec<String> {
+            let text = fs::read_to_string(dir.path().join(LOG_FILE_NAME)).unwrap();
+            text.lines()
+                .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["message"].to_string())
+                .collect()
+        };
+        let layer = tracing_subscriber::fmt::layer().json().flatten_event(true).with_writer(file.clone());
+        tracing::subscriber::with_default(tracing_subscriber::registry().with(layer), || {
+            tracing::info!(target: crate::session::GAME_EVENTS, "game_start");
+            assert!(messages().is_empty(), "a game line was written before a flush");
+            assert!(file.failure().is_none());
+            assert_eq!(messages(), ["\"game_start\""]);
+            tracing::info!(target: crate::session::GAME_EVENTS, "game_end");
+            tracing::warn!("other");
+        });
+        assert_eq!(messages(), ["\"game_start\"", "\"game_end\"", "\"other\""]);
+    }
+
+    #[test]
     fn filters_name_levels_and_unknown_words_are_refused() {
         for good in ["info", "DEBUG", "off", "tickbot=debug", "tickbot=debug,warn", " warn , tickbot::session=trace "] {
             assert_eq!(check_directives(good), Ok(()), "{good}");
