@@ -121,10 +121,13 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
         Some(dir) => {
             let file = LogFile(Arc::new(Mutex::new(RotatingLog::open(dir)?)));
             let _ = LOG_FILE.set(file.clone());
-            // A mutex around an unbuffered file: every event is one write
-            // call, never dropped quietly (unlike a lossy non-blocking
-            // writer), and a crash loses no finished line. Rotation happens
-            // between writes, so a line is never split across two files.
+            // A mutex around the file: every event is written whole, never
+            // dropped quietly (unlike a lossy non-blocking writer).
+            // Per-game events wait in a buffer until the session's next
+            // commit flushes it (so a crash loses only the lines of games
+            // not yet recorded); any other event flushes the buffer and
+            // goes straight to the file. Rotation happens between writes,
+            // so a line is never split across two files.
             let layer = tracing_subscriber::fmt::layer()
                 .json()
                 .flatten_event(true)
@@ -160,9 +163,19 @@ impl LogFile {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The first write that failed, as the error a session stops with.
+    /// Writes the buffered lines out unless the file is busy (a write
+    /// blocked on a hung disk): for a process about to end in a hurry.
+    pub fn try_write_buffered(&self) {
+        if let Ok(mut log) = self.0.try_lock() {
+            log.write_buffered();
+        }
+    }
+
+    /// Writes the buffered lines out; then the first write that failed,
+    /// as the error a session stops with.
     pub fn failure(&self) -> Option<SessionError> {
-        let log = self.lock();
+        let mut log = self.lock();
+        log.write_buffered();
         let (kind, message) = log.failed.as_ref()?;
         let lost = match log.dropped {
             1 => "1 line lost".to_string(),
@@ -178,12 +191,16 @@ impl SessionLog for LogFile {
     }
 }
 
-/// One event's write, under the file's lock.
-pub struct LogLine<'a>(MutexGuard<'a, RotatingLog>);
+/// One event's write, under the file's lock; `buffered` for the per-game
+/// events, which wait for the next flush.
+pub struct LogLine<'a> {
+    log: MutexGuard<'a, RotatingLog>,
+    buffered: bool,
+}
 
 impl std::fmt::Debug for LogLine<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_tuple("LogLine").field(&self.0.path).finish()
+        f.debug_struct("LogLine").field("path", &self.log.path).field("buffered", &self.buffered).finish()
     }
 }
 
@@ -191,10 +208,19 @@ impl Write for LogLine<'_> {
     /// A line the file cannot take is counted and remembered, not
     /// returned: the subscriber would only print it, line after line.
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        if let Err(error) = self.0.write_all(line) {
-            let log = &mut *self.0;
-            log.dropped += 1;
-            log.failed.get_or_insert_with(|| (error.kind(), error.to_string()));
+        let log = &mut *self.log;
+        if self.buffered {
+            log.buffer.extend_from_slice(line);
+            log.buffered_lines += 1;
+            if log.buffer.len() >= LOG_BUFFER_BYTES {
+                log.write_buffered();
+            }
+        } else {
+            // The buffered lines first: the file keeps the events' order.
+            log.write_buffered();
+            if let Err(error) = log.write_all(line) {
+                log.lost(1, &error);
+            }
         }
         Ok(line.len())
     }
@@ -208,9 +234,17 @@ impl<'a> MakeWriter<'a> for LogFile {
     type Writer = LogLine<'a>;
 
     fn make_writer(&'a self) -> LogLine<'a> {
-        LogLine(self.lock())
+        LogLine { log: self.lock(), buffered: false }
+    }
+
+    fn make_writer_for(&'a self, meta: &tracing::Metadata<'_>) -> LogLine<'a> {
+        LogLine { log: self.lock(), buffered: meta.target() == crate::session::GAME_EVENTS }
     }
 }
+
+/// Buffered per-game lines are written out once they reach this size,
+/// flush or not: a few hundred lines, one write call.
+const LOG_BUFFER_BYTES: usize = 64 << 10;
 
 /// The JSON log: `file-rotate` underneath, and a write that fails part
 /// way (a full disk) cut back to where it began, so the file never ends in
@@ -226,6 +260,9 @@ struct RotatingLog {
     failed: Option<(io::ErrorKind, String)>,
     /// Lines that could not be written.
     dropped: u64,
+    /// Whole per-game lines not yet written, and how many.
+    buffer: Vec<u8>,
+    buffered_lines: u64,
 }
 
 impl RotatingLog {
@@ -248,7 +285,36 @@ impl RotatingLog {
             Compression::None,
             None,
         );
-        Ok(RotatingLog { inner, path, len, rotate_bytes: rotate_bytes as u64, failed: None, dropped: 0 })
+        Ok(RotatingLog {
+            inner,
+            path,
+            len,
+            rotate_bytes: rotate_bytes as u64,
+            failed: None,
+            dropped: 0,
+            buffer: Vec::with_capacity(LOG_BUFFER_BYTES),
+            buffered_lines: 0,
+        })
+    }
+
+    /// Writes the buffered lines in one call; if it fails, they are all
+    /// lost (the file is cut back to before them) and counted.
+    fn write_buffered(&mut self) {
+        if self.buffer.is_empty() {
+            return;
+        }
+        let buffer = std::mem::take(&mut self.buffer);
+        if let Err(error) = self.write_all(&buffer) {
+            self.lost(self.buffered_lines, &error);
+        }
+        self.buffered_lines = 0;
+        self.buffer = buffer;
+        self.buffer.clear();
+    }
+
+    fn lost(&mut self, lines: u64, error: &io::Error) {
+        self.dropped += lines;
+        self.failed.get_or_insert_with(|| (error.kind(), error.to_string()));
     }
 }
 
@@ -305,6 +371,28 @@ mod tests {
         // The newest lines, in order, none missing between the oldest kept and the last.
         assert_eq!(numbers.last(), Some(&199));
         assert!(numbers.windows(2).all(|pair| pair[1] == pair[0] + 1), "{numbers:?}");
+    }
+
+    #[test]
+    fn game_lines_wait_for_a_flush_and_any_other_event_writes_them_first_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = LogFile(Arc::new(Mutex::new(RotatingLog::open(dir.path()).unwrap())));
+        let messages = || -> Vec<String> {
+            let text = fs::read_to_string(dir.path().join(LOG_FILE_NAME)).unwrap();
+            text.lines()
+                .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["message"].to_string())
+                .collect()
+        };
+        let layer = tracing_subscriber::fmt::layer().json().flatten_event(true).with_writer(file.clone());
+        tracing::subscriber::with_default(tracing_subscriber::registry().with(layer), || {
+            tracing::info!(target: crate::session::GAME_EVENTS, "game_start");
+            assert!(messages().is_empty(), "a game line was written before a flush");
+            assert!(file.failure().is_none());
+            assert_eq!(messages(), ["\"game_start\""]);
+            tracing::info!(target: crate::session::GAME_EVENTS, "game_end");
+            tracing::warn!("other");
+        });
+        assert_eq!(messages(), ["\"game_start\"", "\"game_end\"", "\"other\""]);
     }
 
     #[test]

@@ -235,6 +235,9 @@ fn end_when_stuck_after_a_signal() -> std::io::Result<()> {
                  disk?): ended now; what had finished is kept",
                 STOP_GRACE.as_secs()
             );
+            if let Some(log) = telemetry::log_file() {
+                log.try_write_buffered();
+            }
             std::process::exit(Exit::Interrupted as i32);
         }
     });
@@ -281,7 +284,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
     }
     support::install_interrupt_handler().exit_code(Exit::Runtime)?;
     end_when_stuck_after_a_signal().exit_code(Exit::Runtime)?;
-    match cli.command {
+    let outcome = match cli.command {
         Command::Run(args) => run::execute(args, &cli.log_dir),
         Command::Stats(args) => stats::execute(args),
         Command::Merge(args) => merge::execute(args),
@@ -308,5 +311,11 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Agent(AgentGame::Flag(args)) => flag::serve(args),
         Command::Agent(AgentGame::Pipes(args)) => pipes::serve(args),
         Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
+    };
+    // The per-game lines still buffered (a session has already written
+    // and checked its own).
+    if let Some(log) = telemetry::log_file() {
+        let _ = log.failure();
     }
+    outcome
 }
