@@ -41,7 +41,15 @@ pub(crate) fn oracle_from(start: FlagGame) -> Option<usize> {
 /// planners are checked against [`oracle`] on.
 pub(crate) fn random_small_board(rng: &mut GameRng) -> Config {
     let tiles = [Tile::Hole, Tile::Fragile, Tile::Fragile, Tile::Fragile, Tile::Cracked, Tile::Stone];
-    let (width, height) = (3 + rng.below(2) as u16, 3);
+    let width = 3 + rng.below(2) as u16;
+    random_board(rng, &tiles, width, Tile::Fragile)
+}
+
+/// A `width`×3 board of tiles drawn from `tiles`, one of them turned into
+/// the flag, and a start drawn at random (on `start_tile` if it fell on a
+/// hole).
+pub(crate) fn random_board(rng: &mut GameRng, tiles: &[Tile], width: u16, start_tile: Tile) -> Config {
+    let height = 3;
     let n_cells = usize::from(width * height);
     let mut setup = FlagSetup {
         width,
@@ -53,7 +61,7 @@ pub(crate) fn random_small_board(rng: &mut GameRng) -> Config {
     setup.tiles[rng.below(n_cells as u32) as usize] = Tile::Flag;
     let start = rng.below(n_cells as u32) as usize;
     if setup.tiles[start] == Tile::Hole {
-        setup.tiles[start] = Tile::Fragile;
+        setup.tiles[start] = start_tile;
     }
     (setup.start_col, setup.start_row) = ((start % usize::from(width)) as u16, (start / usize::from(width)) as u16);
     Config::try_from(setup).unwrap()

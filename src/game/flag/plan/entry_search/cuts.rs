@@ -314,8 +314,8 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::game::flag::plan::entry_search::BoardTables;
-    use crate::game::flag::plan::oracle::oracle_from;
-    use crate::game::flag::{Config, FlagGame, FlagSetup, Tile};
+    use crate::game::flag::plan::oracle::{oracle_from, random_board};
+    use crate::game::flag::{Config, FlagGame, Tile};
     use crate::game::{Game, Show, Status};
     use crate::map::Level;
     use crate::plan::Budget;
@@ -329,22 +329,7 @@ mod tests {
         let budget = Budget::unlimited();
         let mut checked = 0;
         for _ in 0..60 {
-            let (width, height) = (3, 3);
-            let n_cells = usize::from(width * height);
-            let mut setup = FlagSetup {
-                width,
-                height,
-                tiles: (0..n_cells).map(|_| tiles[rng.below(tiles.len() as u32) as usize]).collect(),
-                start_col: 0,
-                start_row: 0,
-            };
-            setup.tiles[rng.below(n_cells as u32) as usize] = Tile::Flag;
-            let start = rng.below(n_cells as u32) as usize;
-            if setup.tiles[start] == Tile::Hole {
-                setup.tiles[start] = Tile::Cracked;
-            }
-            (setup.start_col, setup.start_row) = ((start % 3) as u16, (start / 3) as u16);
-            let config = Config::try_from(setup).unwrap();
+            let config = random_board(&mut rng, &tiles, 3, Tile::Cracked);
             let tables = BoardTables::new(&config);
             let mut pending = vec![FlagGame::new(&config, 0)];
             let mut seen = std::collections::HashSet::new();
