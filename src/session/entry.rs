@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::progress::Progress;
+use crate::session::sprt::SessionTest;
 use crate::session::{Finished, Lane, ReplayPolicy, Shard, Totals};
 
 /// What to play, how, and how much.
@@ -32,6 +33,11 @@ pub struct SessionConfig {
     pub progress: SessionProgress,
     /// Which of the session's games this run plays ([`Shard::WHOLE`]: all).
     pub shard: Shard,
+    /// The sequential test between two entries, if the session runs one:
+    /// B plays A's seeds, and a whole session stops starting games once
+    /// the test decides (a shard, which sees only its share of the pairs,
+    /// plays all of its games).
+    pub sprt: Option<SessionTest>,
 }
 
 /// One entry of a session: a name, a share, and the games it plays.
