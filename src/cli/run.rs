@@ -861,7 +861,7 @@ fn play(
     let metrics = metrics.map(|file| SessionMetrics { file: file.to_path_buf(), dir: dir.path().to_path_buf(), shard });
     let report = run_session(config, Some((dir, results, recovered)), metrics)?;
     print_table(&report);
-    if let (Some(verdict), Some(test)) = (&report.sprt, &test) {
+    if let (Some(verdict), Some(test)) = (report.sprt.as_ref().filter(|_| shard == Shard::WHOLE), &test) {
         println!();
         print_session_test(verdict, test);
         println!();
