@@ -42,6 +42,9 @@ pub struct SessionTest {
     pub b_name: String,
     pub spec: SprtSpec,
     pub pairing: Pairing,
+    /// Whose results the test counts: A's entry, or for LOCM the drafter A
+    /// seats first.
+    pub view: String,
 }
 
 impl SessionTest {
@@ -52,11 +55,15 @@ impl SessionTest {
         let number = |name: &str| (0..session.entries.len()).find(|&number| session.entry_name(number) == name);
         let (a, b) = (number(&section.a)?, number(&section.b)?);
         let spec = section.test.parse().ok()?;
-        let pairing = match session.entries[a].game.as_str() {
-            "locm" => Pairing::SeatsSwapped,
-            _ => Pairing::Measure(section.measure.unwrap_or(Measure::Score)),
+        let (pairing, view) = match session.entries[a].game.as_str() {
+            "locm" => {
+                let planner = session.entries[a].planner.as_deref().unwrap_or("");
+                let first = planner.split(',').next().unwrap_or(planner).trim();
+                (Pairing::SeatsSwapped, first.to_string())
+            }
+            _ => (Pairing::Measure(section.measure.unwrap_or(Measure::Score)), section.a.clone()),
         };
-        Some(SessionTest { a, b, a_name: section.a.clone(), b_name: section.b.clone(), spec, pairing })
+        Some(SessionTest { a, b, a_name: section.a.clone(), b_name: section.b.clone(), spec, pairing, view })
     }
 
     /// Which side entry `number` plays: 0 for A, 1 for B.

@@ -81,12 +81,8 @@ pub(crate) fn print_session_test(verdict: &SessionVerdict, test: &SessionTest) {
         Pairing::SeatsSwapped => format!("{} pairs (one draft, seats swapped)", verdict.pairs),
     };
     println!("session     {} against {}: {pairs} recorded", test.a_name, test.b_name);
-    let a = match verdict.pairing {
-        Pairing::Measure(_) => test.a_name.clone(),
-        Pairing::SeatsSwapped => format!("{}'s first drafter", test.a_name),
-    };
     match verdict.pairing {
-        Pairing::Measure(_) => print_sprt_over(&verdict.status, verdict.decision, &a, "pairs"),
-        Pairing::SeatsSwapped => print_sprt(&verdict.status, verdict.decision, &a),
+        Pairing::Measure(_) => print_sprt_over(&verdict.status, verdict.decision, &test.view, "pairs"),
+        Pairing::SeatsSwapped => print_sprt(&verdict.status, verdict.decision, &test.view),
     }
 }
