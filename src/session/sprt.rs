@@ -247,8 +247,15 @@ mod tests {
     }
 
     fn test(pairing: Pairing, spec: &str) -> PairTest {
-        let test =
-            SessionTest { a: 0, b: 1, a_name: "a".into(), b_name: "b".into(), spec: spec.parse().unwrap(), pairing };
+        let test = SessionTest {
+            a: 0,
+            b: 1,
+            a_name: "a".into(),
+            b_name: "b".into(),
+            spec: spec.parse().unwrap(),
+            pairing,
+            view: "a".into(),
+        };
         test.start()
     }
 
