@@ -1,8 +1,8 @@
 //! Sessions that run a sequential test between two entries, through the
 //! real binary: the session stops by itself once the test decides, with
 //! the verdict a test fed its pairs one at a time in index order reaches
-//! (Snake by a measure; LOCM's seat-swapped drafts as pentanomial pairs),
-//! on any number of jobs; killed with SIGKILL and resumed, it reaches the
+//! (Snake by a measure; LOCM's seat-swapped drafts as pentanomial pairs,
+//! with a seat played by a program too), on any number of jobs; killed with SIGKILL and resumed, it reaches the
 //! uninterrupted verdict; split over shards and merged, it gives the
 //! unsplit verdict at the same pair, in `merge` and in `stats`; and bad
 //! `[sprt]` sections or `--sprt` flags exit 2 saying why.
@@ -136,6 +136,19 @@ fn a_locm_session_counts_each_seat_swapped_draft_as_a_pentanomial_pair() {
     let pentanomial: u64 =
         session["status"]["pentanomial"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).sum();
     assert_eq!(pentanomial, pairs);
+    // Icebox as a contest-protocol program (tickbot's own agent) in both
+    // entries: the same games, so the same verdict at the same draft.
+    let agent = format!("exec:{} agent locm --draft icebox", assert_cmd::cargo::cargo_bin("tickbot").display());
+    let text = text
+        .replace("\"icebox,max-attack\"", &format!("\"{agent},max-attack\""))
+        .replace("\"max-attack,icebox\"", &format!("\"max-attack,{agent}\""));
+    std::fs::write(dir.path().join("agents.toml"), text).unwrap();
+    let printed = run(dir.path(), &["--config", "agents.toml", "--out", "agents", "--sprt", spec, "--replays", "none"]);
+    let level = results(&dir.path().join("agents"))[&("icebox-first".to_string(), 0)]["level"].clone();
+    assert!(level.as_str().unwrap().contains("exec:"), "{level}");
+    assert!(printed.contains("H1 accepted"), "{printed}");
+    let agents = session_verdict(dir.path(), "agents");
+    assert_eq!((&agents["decision"], &agents["status"]), (&session["decision"], &session["status"]));
 }
 
 #[test]

@@ -50,7 +50,8 @@ pub(crate) struct StatsArgs {
     /// With --compare: a sequential test (SPRT) over the seeds both sides played,
     /// each seed a win, draw or loss for A by --measure, in A's game order: where
     /// it would have stopped, H0 or H1, the LLR and its bounds. Without --compare:
-    /// each group's own games (won a win, lost a loss, anything else a draw; for
+    /// in a session with a test ([sprt]), that test's pairs under SPEC; else each
+    /// group's own games (won a win, lost a loss, anything else a draw; for
     /// LOCM, seat 0's view). SPEC as for `match locm --sprt`: elo0=0,elo1=5,
     /// nelo0=..,nelo1=.., or p0=0.5,p1=0.55, with alpha and beta (default 0.05).
     #[arg(long, value_name = "SPEC", conflicts_with = "plot")]

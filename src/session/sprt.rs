@@ -59,7 +59,9 @@ impl SessionTest {
             "locm" => {
                 let planner = session.entries[a].planner.as_deref().unwrap_or("");
                 let first = planner.split(',').next().unwrap_or(planner).trim();
-                (Pairing::SeatsSwapped, first.to_string())
+                // A program is named by its entry: its command line is no name.
+                let view = if first.starts_with("exec:") { section.a.clone() } else { first.to_string() };
+                (Pairing::SeatsSwapped, view)
             }
             _ => (Pairing::Measure(section.measure.unwrap_or(Measure::Score)), section.a.clone()),
         };
