@@ -21,8 +21,8 @@ use tickbot::session::{
     Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionError, SessionProgress, SessionReport,
     SessionTest, Shard, Totals,
 };
-use tickbot::sprt::SprtSpec;
 use tickbot::sprt::paired::Measure;
+use tickbot::sprt::{LlrGauge, SprtSpec};
 
 use super::agent::EntryAgent;
 use super::common::{Align, Column, Levels, Table, output_width};
@@ -845,6 +845,10 @@ fn play(
         let repairs = if repairs.is_empty() { String::new() } else { format!(" ({})", repairs.join(", ")) };
         println!("  resuming: {already} games already recorded{repairs}");
     }
+    let mut progress = SessionProgress::default();
+    // A shard's test is not the session's: its LLR would mislead.
+    progress.sprt =
+        test.as_ref().filter(|_| shard == Shard::WHOLE).map(|test| (LlrGauge::default(), test.spec.bounds()));
     let config = SessionConfig {
         entries,
         master_seed: spec.seed,
@@ -854,7 +858,7 @@ fn play(
         move_budget: std::time::Duration::from_millis(spec.move_budget_ms.max(1)),
         replays: spec.replays,
         disk_budget: spec.disk_budget.map(|size| size.0),
-        progress: SessionProgress::default(),
+        progress,
         shard,
         sprt: test.clone(),
     };

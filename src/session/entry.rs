@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::progress::Progress;
 use crate::session::sprt::SessionTest;
 use crate::session::{Finished, Lane, ReplayPolicy, Shard, Totals};
+use crate::sprt::{Bounds, LlrGauge};
 
 /// What to play, how, and how much.
 #[derive(Debug)]
@@ -87,6 +88,8 @@ pub struct SessionProgress {
     pub not_won: Progress,
     /// Per entry, its totals so far: what a live metrics file shows.
     pub entries: LiveTotals,
+    /// A session's test: its LLR as games are counted, and its bounds.
+    pub sprt: Option<(LlrGauge, Bounds)>,
 }
 
 /// Per entry of a running session: its name, the games this run's shard

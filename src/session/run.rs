@@ -137,7 +137,14 @@ impl Running {
             None => (None, None, Recovered::default(), None),
         };
         let Recovered { recorded, totals: recovered_totals, kept, .. } = recovered;
-        let test = config.sprt.as_ref().map(|sprt| RunningTest::resume(sprt, &kept, config.shard));
+        let test = config.sprt.as_ref().map(|sprt| {
+            RunningTest::resume(
+                sprt,
+                &kept,
+                config.shard,
+                config.progress.sprt.as_ref().map(|(gauge, _)| gauge.clone()),
+            )
+        });
         let starter_entries: Vec<_> =
             config.entries.iter().map(|entry| (entry.name.clone(), recorded.get(&entry.name).cloned())).collect();
         let totals: Vec<Totals> =

@@ -19,7 +19,7 @@ use crate::game::OutcomeKind;
 use crate::session::Shard;
 use crate::session::spec::SessionSpec;
 use crate::sprt::paired::{Measure, PairedGame, compare};
-use crate::sprt::{Decision, Observation, Points, SequentialTest, Sprt, SprtSpec, SprtStatus, Unit};
+use crate::sprt::{Decision, LlrGauge, Observation, Points, SequentialTest, Sprt, SprtSpec, SprtStatus, Unit};
 
 /// How the two games of a pair make one observation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -192,18 +192,27 @@ pub(crate) struct RunningTest {
     /// Whether a decision stops the session: only a whole one's (a shard
     /// sees only its share of the pairs, and plays all of its games).
     stops: bool,
+    /// Where the LLR goes for a progress bar.
+    gauge: Option<LlrGauge>,
 }
 
 impl RunningTest {
     /// The test over the games a results file already records.
-    pub(crate) fn resume(sprt: &SessionTest, kept: &[(String, u64, Half)], shard: Shard) -> RunningTest {
+    pub(crate) fn resume(
+        sprt: &SessionTest,
+        kept: &[(String, u64, Half)],
+        shard: Shard,
+        gauge: Option<LlrGauge>,
+    ) -> RunningTest {
         let mut pairs = sprt.start();
         for (entry, index, half) in kept {
             if let Some(side) = sprt.side_named(entry) {
                 pairs.add(side, *index, *half);
             }
         }
-        RunningTest { sprt: sprt.clone(), pairs, stops: shard == Shard::WHOLE }
+        let test = RunningTest { sprt: sprt.clone(), pairs, stops: shard == Shard::WHOLE, gauge };
+        test.show();
+        test
     }
 
     /// Whether the test has decided and that ends the session.
@@ -217,7 +226,16 @@ impl RunningTest {
         let side = self.sprt.side(number)?;
         let before = self.pairs.decision();
         let after = self.pairs.add(side, index, half);
+        self.show();
         after.filter(|_| before.is_none() && self.stops)
+    }
+
+    /// Puts the LLR over the pairs counted on the gauge.
+    fn show(&self) {
+        if let Some(gauge) = &self.gauge {
+            let sprt = self.pairs.test.sprt();
+            gauge.set(sprt.llr(), sprt.observations());
+        }
     }
 
     pub(crate) fn verdict(&self) -> SessionVerdict {
