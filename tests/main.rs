@@ -17,6 +17,7 @@ mod session;
 mod shard;
 mod slide;
 mod snake;
+mod sprt_session;
 mod status;
 mod support;
 mod tidy;

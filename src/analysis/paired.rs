@@ -3,7 +3,8 @@
 //! played, each seed's pair a win, draw or loss for side A with the paired
 //! interval of the mean difference; and a sequential test (SPRT) over those
 //! pairs, or over one group's own games, replayed in game-index order to
-//! say where it would have stopped.
+//! say where it would have stopped; and a session's own test between
+//! its two entries, from their games.
 //!
 //! Unlike the summary, this holds every game of the sides in memory (a key
 //! and a few numbers per game): pairs can only be matched once both sides
@@ -20,6 +21,7 @@ use serde::Serialize;
 use super::{AnalysisError, GroupField, for_each_result};
 use crate::game::OutcomeKind;
 use crate::progress::Progress;
+use crate::session::sprt::{Half, PairTest, SessionTest};
 use crate::session::store::ResultLine;
 use crate::sprt::paired::{Measure, PairedGame, PairedReport, PairedSummary, compare};
 use crate::sprt::{Decision, Observation, Points, SequentialTest, Sprt, SprtSpec, SprtStatus, Unit};
@@ -176,6 +178,25 @@ impl PairedSides {
             sprt: spec.filter(|_| shared > 0).map(|spec| replay_test(spec, pairs.iter().map(|&(_, points, _)| points))),
         }
     }
+}
+
+/// Reads a results file's games of a session's two tested entries into
+/// its test, which counts the pairs in index order whatever the file's
+/// order (as the session counted them while it ran).
+pub fn read_session_test(
+    reader: impl BufRead,
+    path: &Path,
+    test: &SessionTest,
+    pairs: &mut PairTest,
+    progress: &Progress,
+    cancel: &AtomicBool,
+) -> Result<bool, AnalysisError> {
+    for_each_result(reader, path, progress, cancel, |line| {
+        let Some(line) = line else { return };
+        if let Some(side) = test.side_named(&line.entry) {
+            pairs.add(side, line.index, Half { outcome: line.outcome, score: line.score, ticks: line.ticks });
+        }
+    })
 }
 
 /// Each group's own games as wins, draws and losses for a sequential test:

@@ -12,13 +12,15 @@ use tickbot::progress::Progress;
 use tickbot::session::merge::{Merge, MergeError, check_out};
 use tickbot::session::store::{MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 
-use super::support::{Exit, Failure, interrupt_flag, progress_bar};
+use super::support::{Exit, Failure, interrupt_flag, print_session_test, progress_bar};
 
 /// What `merge --help` prints after the flags.
 pub(crate) const AFTER_HELP: &str = "\
 Shard I of N (`tickbot run --shard I/N`) plays the games whose index in their entry is I
 modulo N; merging the N directories gives exactly the results of the session run
-unsplit (its two wall-clock fields aside), in id order. Check the merged directory with
+unsplit (its two wall-clock fields aside), in id order. A session with a sequential test
+([sprt]): each shard plays all of its games (it cannot see the others' pairs), and merge
+prints the test's verdict over the merged games in index order, the unsplit session's. Check the merged directory with
 `tickbot replay verify OUT/replays`; `tickbot run --resume OUT` plays any games missing.
 
 Exit codes:
@@ -125,6 +127,11 @@ pub(crate) fn execute(args: MergeArgs) -> Result<Exit, Failure> {
     };
     println!("  replays in {out}/{REPLAY_DIR}/: {how}");
     println!("  {out}/{MANIFEST_FILE}: the whole session (check: tickbot replay verify {out}/{REPLAY_DIR})");
+    if let Some((test, verdict)) = &merge.sprt {
+        // Over the merged games in index order: the unsplit session's verdict.
+        println!();
+        print_session_test(verdict, test);
+    }
     if missing.games > 0 && merge.bounded {
         println!("  partial: `tickbot run --resume {out}` plays the {} missing games", missing.games);
     } else if missing.games > 0 {

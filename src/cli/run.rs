@@ -14,13 +14,15 @@ use clap::{Args, Parser, Subcommand};
 use tickbot::input;
 use tickbot::session::shard::{ShardChoice, choose_shard};
 use tickbot::session::spec::{
-    ByteSize, EntrySpec, MAX_SESSION_FILE_BYTES, ParamValue, ReplayPolicy, SessionSpec, parse_duration,
+    ByteSize, EntrySpec, MAX_SESSION_FILE_BYTES, ParamValue, ReplayPolicy, SessionSpec, SprtSection, parse_duration,
 };
 use tickbot::session::store::{LOCK_FILE, MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
 use tickbot::session::{
     Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionError, SessionProgress, SessionReport,
-    Shard, Totals,
+    SessionTest, Shard, Totals,
 };
+use tickbot::sprt::paired::Measure;
+use tickbot::sprt::{LlrGauge, SprtSpec};
 
 use super::agent::EntryAgent;
 use super::common::{Align, Column, Levels, Table, output_width};
@@ -29,7 +31,9 @@ use super::locm::LocmArgs;
 use super::pipes::PipesArgs;
 use super::slide::SlideArgs;
 use super::snake::SnakeArgs;
-use super::support::{Exit, ExitOnError, Failure, SessionMetrics, collect_files, default_parallelism, run_session};
+use super::support::{
+    Exit, ExitOnError, Failure, SessionMetrics, collect_files, default_parallelism, print_session_test, run_session,
+};
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
@@ -125,6 +129,19 @@ pub(crate) struct RunOptions {
     /// warning in the log, and the session goes on.
     #[arg(long, global = true, value_name = "FILE")]
     pub metrics: Option<PathBuf>,
+    /// Run a sequential test between the session's two entries, A (the first) and B
+    /// (the second), which plays A's seeds: games go in pairs (game i of A and of B;
+    /// for LOCM, give the entries the same drafters with the seats swapped) and the
+    /// session stops once the test decides, printing its verdict. SPEC as for `match
+    /// locm --sprt`: elo0=0,elo1=5, nelo0=..,nelo1=.. or p0=..,p1=.., with alpha and
+    /// beta (default 0.05). Replaces the session file's [sprt] test.
+    #[arg(long, global = true, value_name = "SPEC")]
+    pub sprt: Option<SprtSpec>,
+    /// With --sprt, in a one-player game: what a pair is compared by: score (higher
+    /// is better), ticks (a won game beats one not won; of two won games, fewer
+    /// ticks is better) or won. Default: the [sprt] section's, else score.
+    #[arg(long, global = true, value_name = "MEASURE", requires = "sprt")]
+    pub measure: Option<Measure>,
 }
 
 /// The bundled default session: every game and planner on bundled levels.
@@ -144,7 +161,7 @@ struct EntryFlags {
 
 /// The run-wide flags that take a value: what follows `run GAME` may hold
 /// them, and they are not the game's.
-const RUN_FLAGS_WITH_VALUES: [&str; 15] = [
+const RUN_FLAGS_WITH_VALUES: [&str; 17] = [
     "--games",
     "--duration",
     "--seed",
@@ -160,6 +177,8 @@ const RUN_FLAGS_WITH_VALUES: [&str; 15] = [
     "--shard",
     "--shard-count",
     "--metrics",
+    "--sprt",
+    "--measure",
 ];
 
 /// Where a session file came from, for messages.
@@ -332,6 +351,25 @@ fn apply_options(spec: &mut SessionSpec, options: &RunOptions) {
     }
 }
 
+/// `--sprt SPEC`: the session's two entries tested against each other,
+/// the first as A. Checked as a session file's `[sprt]` is.
+fn apply_sprt(spec: &mut SessionSpec, options: &RunOptions) -> Result<(), Failure> {
+    let Some(test) = options.sprt else { return Ok(()) };
+    if spec.entries.len() != 2 {
+        return Err(Failure::bad_input(anyhow!(
+            "--sprt tests a session of exactly two entries, A and B (this one has {})",
+            spec.entries.len()
+        )));
+    }
+    let measure = options.measure.or(spec.sprt.as_ref().and_then(|section| section.measure));
+    let (a, b) = match &spec.sprt {
+        Some(section) => (section.a.clone(), section.b.clone()),
+        None => (spec.entry_name(0).to_string(), spec.entry_name(1).to_string()),
+    };
+    spec.sprt = Some(SprtSection { a, b, test: test.to_string(), measure });
+    spec.complete("").map_err(|error| Failure::bad_input(anyhow!("--sprt: {}", error.message)))
+}
+
 /// The shard this run asks for: `--shard`, else the batch engines'
 /// variables (see `session::shard::choose_shard` for the precedence).
 fn requested_shard(options: &RunOptions) -> Result<Option<ShardChoice>, Failure> {
@@ -355,6 +393,7 @@ fn new_session(
 ) -> Result<Exit, Failure> {
     let shard = requested_shard(options)?.map(|choice| choice.shard).filter(|&shard| shard != Shard::WHOLE);
     apply_options(&mut spec, options);
+    apply_sprt(&mut spec, options)?;
     // The directory first: a run that will be refused (in use, a session
     // already there, a directory that is not for sessions) is refused
     // before the levels are read and the pattern databases built.
@@ -452,6 +491,8 @@ fn refuse_new_settings(options: &RunOptions) -> Result<(), Failure> {
         ("--replays", options.replays.is_some()),
         ("--disk-budget", options.disk_budget.is_some()),
         ("--overwrite", options.overwrite),
+        ("--sprt", options.sprt.is_some()),
+        ("--measure", options.measure.is_some()),
     ];
     if let Some((flag, _)) = refused.iter().find(|(_, given)| *given) {
         return Err(Failure::bad_input(anyhow!(
@@ -757,7 +798,9 @@ fn play(
         });
     }
     let removed = dir.remove_unfinished_replays().exit_code(Exit::Runtime)?;
-    let (results, recovered) = ResultsFile::open(&dir.results_path()).map_err(|error| {
+    let test = SessionTest::of(spec);
+    let keep: Vec<&str> = test.iter().flat_map(|test| [test.a_name.as_str(), test.b_name.as_str()]).collect();
+    let (results, recovered) = ResultsFile::open_keeping(&dir.results_path(), &keep).map_err(|error| {
         // A damaged line is the file's fault, not the machine's.
         let code = if matches!(error, SessionError::Corrupt { .. }) { Exit::BadInput } else { Exit::Runtime };
         Failure { code, error: error.into() }
@@ -780,6 +823,17 @@ fn play(
             shard.count()
         );
     }
+    if let Some(test) = &test {
+        let stops = if shard == Shard::WHOLE {
+            "the session stops once it decides"
+        } else {
+            "a shard plays all of its games; `tickbot merge` gives the verdict"
+        };
+        println!(
+            "  sequential test: {} against {} on the same seeds, {}; {stops}",
+            test.a_name, test.b_name, test.spec
+        );
+    }
     if already > 0 || recovered.torn_bytes > 0 || removed > 0 {
         let mut repairs = Vec::new();
         if recovered.torn_bytes > 0 {
@@ -791,6 +845,10 @@ fn play(
         let repairs = if repairs.is_empty() { String::new() } else { format!(" ({})", repairs.join(", ")) };
         println!("  resuming: {already} games already recorded{repairs}");
     }
+    let mut progress = SessionProgress::default();
+    // A shard's test is not the session's: its LLR would mislead.
+    progress.sprt =
+        test.as_ref().filter(|_| shard == Shard::WHOLE).map(|test| (LlrGauge::default(), test.spec.bounds()));
     let config = SessionConfig {
         entries,
         master_seed: spec.seed,
@@ -800,12 +858,18 @@ fn play(
         move_budget: std::time::Duration::from_millis(spec.move_budget_ms.max(1)),
         replays: spec.replays,
         disk_budget: spec.disk_budget.map(|size| size.0),
-        progress: SessionProgress::default(),
+        progress,
         shard,
+        sprt: test.clone(),
     };
     let metrics = metrics.map(|file| SessionMetrics { file: file.to_path_buf(), dir: dir.path().to_path_buf(), shard });
     let report = run_session(config, Some((dir, results, recovered)), metrics)?;
     print_table(&report);
+    if let (Some(verdict), Some(test)) = (report.sprt.as_ref().filter(|_| shard == Shard::WHOLE), &test) {
+        println!();
+        print_session_test(verdict, test);
+        println!();
+    }
     println!("  results: {}  replays: {}/", dir.results_path().display(), dir.replay_dir().display());
     if report.disk_budget_reached {
         println!("  the disk budget was reached: later games kept no replay");

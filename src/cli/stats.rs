@@ -14,7 +14,7 @@ use flate2::read::MultiGzDecoder;
 
 use tickbot::analysis::logs::{LogReport, LogSummary, read_log};
 use tickbot::analysis::paired::{
-    GroupOutcomes, GroupTest, PairedComparison, PairedSides, SideOf, read_outcomes, read_paired,
+    GroupOutcomes, GroupTest, PairedComparison, PairedSides, SideOf, read_outcomes, read_paired, read_session_test,
 };
 use tickbot::analysis::{
     AnalysisError, Comparison, GameRef, GroupReport, Percentiles, Report, Summary, chart, compare, parse_group_by,
@@ -22,13 +22,16 @@ use tickbot::analysis::{
 };
 use tickbot::input;
 use tickbot::progress::Progress;
+use tickbot::session::SessionTest;
 use tickbot::session::spec::{DEFAULT_OUT, MAX_MANIFEST_BYTES, SessionSpec};
 use tickbot::session::store::{MANIFEST_FILE, Manifest, RESULTS_FILE};
 use tickbot::sprt::SprtSpec;
 use tickbot::sprt::paired::Measure;
 
 use super::common::{Align, Column, Table, output_width, wrap};
-use super::support::{Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, print_sprt, progress_bar};
+use super::support::{
+    Exit, ExitOnError, Failure, interrupt_flag, interrupted, print_json, print_session_test, print_sprt, progress_bar,
+};
 
 #[derive(Debug, Args)]
 pub(crate) struct StatsArgs {
@@ -47,7 +50,8 @@ pub(crate) struct StatsArgs {
     /// With --compare: a sequential test (SPRT) over the seeds both sides played,
     /// each seed a win, draw or loss for A by --measure, in A's game order: where
     /// it would have stopped, H0 or H1, the LLR and its bounds. Without --compare:
-    /// each group's own games (won a win, lost a loss, anything else a draw; for
+    /// in a session with a test ([sprt]), that test's pairs under SPEC; else each
+    /// group's own games (won a win, lost a loss, anything else a draw; for
     /// LOCM, seat 0's view). SPEC as for `match locm --sprt`: elo0=0,elo1=5,
     /// nelo0=..,nelo1=.., or p0=0.5,p1=0.55, with alpha and beta (default 0.05).
     #[arg(long, value_name = "SPEC", conflicts_with = "plot")]
@@ -91,11 +95,19 @@ pub(crate) fn execute(args: StatsArgs) -> Result<Exit, Failure> {
     if let Some(pair) = &args.compare {
         return compare_two(&pair[0], &pair[1], &args, by);
     }
-    if let Some(spec) = args.sprt {
-        return group_tests(spec, &args, &by);
-    }
     let paths = sessions_or_default(&args.paths);
     let files = results_files(&paths)?;
+    let session_test = match &files[..] {
+        [file] => session_test(file),
+        _ => None,
+    };
+    if let Some(spec) = args.sprt {
+        if let Some(mut test) = session_test {
+            test.spec = spec;
+            return session_test_report(&test, file_of(&files), &args, None);
+        }
+        return group_tests(spec, &args, &by);
+    }
     let mut summary = Summary::new(by, args.top);
     summary.order_entries(session_order(&files));
     let complete = read_all(&files, &mut summary)?;
@@ -105,12 +117,67 @@ pub(crate) fn execute(args: StatsArgs) -> Result<Exit, Failure> {
     if let Some(plot) = &args.plot {
         write_chart(plot, &report.groups, &files)?;
     }
+    if let Some(test) = session_test.filter(|_| complete) {
+        return session_test_report(&test, file_of(&files), &args, Some(&report));
+    }
     if args.json {
         print_json(&report)?;
     } else {
         print_report(&report, &files);
     }
     Ok(if complete { Exit::Success } else { stopped() })
+}
+
+fn file_of(files: &[PathBuf]) -> &Path {
+    &files[0]
+}
+
+/// The test of the session whose results `file` is (from the manifest
+/// beside it), if it runs one.
+fn session_test(file: &Path) -> Option<SessionTest> {
+    let manifest = file.with_file_name(MANIFEST_FILE);
+    let text = input::read(&manifest, MAX_MANIFEST_BYTES, "a session manifest").ok()?;
+    let manifest = serde_json::from_slice::<Manifest>(&text).ok()?;
+    let mut spec = serde_json::from_value::<SessionSpec>(manifest.config).ok()?;
+    spec.complete("").ok()?;
+    SessionTest::of(&spec)
+}
+
+/// A session's own test between its two entries, counted from its
+/// results in index order as the session counted it: after the summary
+/// (`report`), or alone (`stats DIR --sprt SPEC`, another test over the
+/// same pairs).
+fn session_test_report(
+    test: &SessionTest,
+    file: &Path,
+    args: &StatsArgs,
+    report: Option<&Report>,
+) -> Result<Exit, Failure> {
+    let progress = Progress::with_total(std::fs::metadata(file).map_or(0, |metadata| metadata.len()));
+    let mut pairs = test.start();
+    let complete = {
+        let _bar = progress_bar("reading results", &progress);
+        let reader = open_lines(file)?;
+        read_session_test(reader, file, test, &mut pairs, &progress, &interrupt_flag()).map_err(analysis_failure)?
+    };
+    let verdict = pairs.verdict();
+    if args.json {
+        match report {
+            Some(report) => {
+                let mut value = serde_json::to_value(report).exit_code(Exit::Runtime)?;
+                value["session_sprt"] = serde_json::to_value(&verdict).exit_code(Exit::Runtime)?;
+                print_json(&value)?;
+            }
+            None => print_json(&verdict)?,
+        }
+    } else {
+        if let Some(report) = report {
+            print_report(report, &[file.to_path_buf()]);
+            println!();
+        }
+        print_session_test(&verdict, test);
+    }
+    Ok(if complete && !interrupted() { Exit::Success } else { stopped() })
 }
 
 fn stopped() -> Exit {

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use crate::progress::Progress;
+use crate::session::sprt::SessionTest;
 use crate::session::{Finished, Lane, ReplayPolicy, Shard, Totals};
+use crate::sprt::{Bounds, LlrGauge};
 
 /// What to play, how, and how much.
 #[derive(Debug)]
@@ -32,6 +34,11 @@ pub struct SessionConfig {
     pub progress: SessionProgress,
     /// Which of the session's games this run plays ([`Shard::WHOLE`]: all).
     pub shard: Shard,
+    /// The sequential test between two entries, if the session runs one:
+    /// B plays A's seeds, and a whole session stops starting games once
+    /// the test decides (a shard, which sees only its share of the pairs,
+    /// plays all of its games).
+    pub sprt: Option<SessionTest>,
 }
 
 /// One entry of a session: a name, a share, and the games it plays.
@@ -81,6 +88,8 @@ pub struct SessionProgress {
     pub not_won: Progress,
     /// Per entry, its totals so far: what a live metrics file shows.
     pub entries: LiveTotals,
+    /// A session's test: its LLR as games are counted, and its bounds.
+    pub sprt: Option<(LlrGauge, Bounds)>,
 }
 
 /// Per entry of a running session: its name, the games this run's shard

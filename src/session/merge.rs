@@ -26,8 +26,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Deserialize;
 
+use crate::game::OutcomeKind;
 use crate::progress::Progress;
 use crate::session::spec::{MAX_MANIFEST_BYTES, SessionSpec};
+use crate::session::sprt::{Half, SessionTest, SessionVerdict};
 use crate::session::store::{MANIFEST_FILE, Manifest, REPLAY_DIR, RESULTS_FILE, SessionDir};
 use crate::session::{Schedule, Shard, game_id, replay_path};
 
@@ -96,7 +98,17 @@ struct LineFields {
     index: u64,
     #[serde(default)]
     replay: Option<String>,
+    /// What the game showed, for a session's test.
+    outcome: Option<OutcomeKind>,
+    #[serde(default)]
+    ticks: u32,
+    #[serde(default)]
+    score: i64,
 }
+
+/// A game of a session's test as the merge reads it: its entry, index,
+/// directory, and what it showed.
+type TestGame = (u32, u64, u32, Half);
 
 /// A run of missing ids of one entry: `first`, `first + step`, ... `last`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -194,6 +206,10 @@ pub struct Merge {
     /// Games of the whole session (bounded), or up to each entry's highest recorded id.
     pub expected: u64,
     pub missing: Missing,
+    /// The session's sequential test over the merged games in index order,
+    /// if it runs one: the verdict of the session run unsplit. Games of A
+    /// and B past its decision are never missing.
+    pub sprt: Option<(SessionTest, SessionVerdict)>,
 }
 
 /// What [`Merge::write`] did.
@@ -225,12 +241,25 @@ impl Merge {
         let entry_numbers: BTreeMap<&str, u32> =
             entry_names.iter().enumerate().map(|(number, name)| (name.as_str(), number as u32)).collect();
         progress.set_total(sources.len() as u64);
+        let test = SessionTest::of(&spec);
+        let test_entries: Vec<u32> = test.iter().flat_map(|test| [test.a as u32, test.b as u32]).collect();
         let mut lines = Vec::new();
+        let mut test_games = Vec::new();
         let mut torn_lines = 0;
         for (number, source) in sources.iter().enumerate() {
-            torn_lines += index_results(source, number as u32, &entry_numbers, &mut lines)?;
+            let into = Indexed { lines: &mut lines, test_entries: &test_entries, test_games: &mut test_games };
+            torn_lines += index_results(source, number as u32, &entry_numbers, into)?;
             progress.advance(1);
         }
+        let sprt = test.map(|test| {
+            let verdict = test_verdict(&test, test_games);
+            (test, verdict)
+        });
+        // A whole session stops once its test decides: A's and B's games
+        // from the deciding pair on were never meant to be played.
+        let decided_at = sprt
+            .as_ref()
+            .and_then(|(test, verdict)| verdict.decision.map(|decision| ([test.a, test.b], decision.observations)));
         lines.sort_unstable_by_key(|line| (line.entry, line.index, line.source));
         let before = lines.len();
         lines.dedup_by_key(|line| (line.entry, line.index));
@@ -267,11 +296,19 @@ impl Merge {
                         ),
                     });
                 }
-                missing.add(&entry_names[entry], next, index);
+                let below = match decided_at {
+                    Some((tested, pairs)) if tested.contains(&entry) => index.min(pairs),
+                    _ => index,
+                };
+                missing.add(&entry_names[entry], next.min(below), below);
                 next = index + 1;
                 at += 1;
             }
-            missing.add(&entry_names[entry], next, count);
+            let count = match decided_at {
+                Some((tested, pairs)) if tested.contains(&entry) => count.min(pairs),
+                _ => count,
+            };
+            missing.add(&entry_names[entry], next.min(count), count);
         }
         missing.close();
         let shard_count = first.shard.count();
@@ -285,6 +322,7 @@ impl Merge {
             bounded,
             expected: counts.iter().sum(),
             missing,
+            sprt,
         })
     }
 
@@ -628,14 +666,38 @@ fn check_same_session(first: &Source, first_spec: &SessionSpec, other: &Source) 
     Ok(())
 }
 
-/// Adds where each whole line of `source`'s results file is to `lines`;
-/// returns 1 if its last line is torn (left out), else 0.
+/// The test over the games of A and B, each id taken from the first
+/// directory that records it (as the merged results take it).
+fn test_verdict(test: &SessionTest, mut games: Vec<TestGame>) -> SessionVerdict {
+    games.sort_unstable_by_key(|&(entry, index, source, _)| (entry, index, source));
+    games.dedup_by_key(|&mut (entry, index, _, _)| (entry, index));
+    let mut pairs = test.start();
+    for (entry, index, _, half) in games {
+        if let Some(side) = test.side(entry as usize) {
+            pairs.add(side, index, half);
+        }
+    }
+    pairs.verdict()
+}
+
+/// Where [`index_results`] puts what it reads.
+struct Indexed<'a> {
+    lines: &'a mut Vec<LineRef>,
+    /// The entries of the session's test, whose games go to `test_games`.
+    test_entries: &'a [u32],
+    test_games: &'a mut Vec<TestGame>,
+}
+
+/// Adds where each whole line of `source`'s results file is to `lines`
+/// (and the games of the test's entries to `test_games`); returns 1 if its
+/// last line is torn (left out), else 0.
 fn index_results(
     source: &Source,
     number: u32,
     entry_numbers: &BTreeMap<&str, u32>,
-    lines: &mut Vec<LineRef>,
+    into: Indexed<'_>,
 ) -> Result<u64, MergeError> {
+    let Indexed { lines, test_entries, test_games } = into;
     let path = source.path.join(RESULTS_FILE);
     let file = match crate::input::open(&path) {
         Ok(file) => file,
@@ -692,6 +754,11 @@ fn index_results(
             )));
         }
         let length = u32::try_from(read).map_err(|_| bad("a line of 4 GiB or more".into()))?;
+        if test_entries.contains(&entry) {
+            let outcome = fields.outcome.ok_or_else(|| bad("no outcome: not a results line".into()))?;
+            let half = Half { outcome, score: fields.score, ticks: fields.ticks };
+            test_games.push((entry, fields.index, number, half));
+        }
         lines.push(LineRef {
             entry,
             index: fields.index,

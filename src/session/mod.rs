@@ -32,6 +32,7 @@ mod run;
 pub(crate) mod schedule;
 pub mod shard;
 pub mod spec;
+pub mod sprt;
 pub mod store;
 mod ticks;
 mod workers;
@@ -48,6 +49,7 @@ pub use run::{play_one, run};
 pub use schedule::{Schedule, Slot};
 pub use shard::Shard;
 pub use spec::{ReplayPolicy, SessionSpec};
+pub use sprt::{SessionTest, SessionVerdict};
 pub use store::{Manifest, Recovered, ResultsFile, SessionDir};
 pub use workers::{Finished, Lane};
 // What a worker's lane holds: named here, for `workers.rs` sits below

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::game::OutcomeKind;
 use crate::session::SessionError;
+use crate::session::sprt::SessionVerdict;
 
 /// One finished game: the line appended to the results file.
 /// `planner_us` and `elapsed_us` are wall-clock times; every other field is
@@ -132,4 +133,6 @@ pub struct SessionReport {
     /// Replays stopped being kept when the disk budget was reached.
     pub disk_budget_reached: bool,
     pub elapsed_us: u64,
+    /// The session's sequential test over every pair recorded, if it runs one.
+    pub sprt: Option<SessionVerdict>,
 }

@@ -21,6 +21,7 @@ use crate::progress::Progress;
 use crate::session::commit::{self, Committed, KnownDirs, Pending};
 use crate::session::entry::Keep;
 use crate::session::game::single;
+use crate::session::sprt::RunningTest;
 use crate::session::ticks::{Ending, grace, over_budget_reason};
 use crate::session::workers::{COMMIT_GAMES, Context, Crew, Lane, SessionStarter, Starter};
 use crate::session::{
@@ -135,7 +136,15 @@ impl Running {
             }
             None => (None, None, Recovered::default(), None),
         };
-        let Recovered { recorded, totals: recovered_totals, .. } = recovered;
+        let Recovered { recorded, totals: recovered_totals, kept, .. } = recovered;
+        let test = config.sprt.as_ref().map(|sprt| {
+            RunningTest::resume(
+                sprt,
+                &kept,
+                config.shard,
+                config.progress.sprt.as_ref().map(|(gauge, _)| gauge.clone()),
+            )
+        });
         let starter_entries: Vec<_> =
             config.entries.iter().map(|entry| (entry.name.clone(), recorded.get(&entry.name).cloned())).collect();
         let totals: Vec<Totals> =
@@ -169,11 +178,15 @@ impl Running {
             entries: starter_entries,
             shard,
             master_seed: config.master_seed,
+            seed_entries: (0..config.entries.len())
+                .map(|number| config.sprt.as_ref().map_or(number, |sprt| sprt.seed_entry(number)))
+                .collect(),
             replays: config.replays,
             replay_dir,
             disk_budget: config.disk_budget,
             disk_budget_reached: false,
-            stopped: false,
+            // A whole session whose test has decided plays nothing more.
+            stopped: test.as_ref().is_some_and(RunningTest::stops_the_session),
         };
         let cancel = Arc::new(AtomicBool::new(false));
         let ticks = config.progress.ticks.clone();
@@ -184,7 +197,7 @@ impl Running {
             .map(|entry| (entry.name.clone(), entry.player.game(), entry.player.planner()))
             .collect();
         let players = config.entries.into_iter().map(|entry| entry.player).collect();
-        let crew = Crew::new(players, Starter::Session(Box::new(starter)), ctx);
+        let crew = Crew::new(players, Starter::Session(Box::new(starter)), ctx).with_test(test);
         Running::with_crew(crew, names, totals, results, log, config.progress)
     }
 
@@ -206,6 +219,7 @@ impl Running {
             stopped_by: None,
             disk_budget_reached: false,
             elapsed_us: 0,
+            sprt: None,
         };
         Running {
             crew: Arc::new(crew),
@@ -386,11 +400,6 @@ impl Running {
         });
         self.report.played_now += 1;
         self.progress.games.advance(1);
-        if record.outcome == OutcomeKind::Won {
-            self.progress.won.advance(1);
-        } else {
-            self.progress.not_won.advance(1);
-        }
         self.last_record = Some(record);
     }
 
@@ -423,6 +432,7 @@ impl Running {
             report.entries.push(EntryReport { name, game, planner, totals });
         }
         report.elapsed_us = started.elapsed().as_micros() as u64;
+        report.sprt = self.crew.test_verdict();
         report
     }
 }
@@ -521,6 +531,7 @@ mod tests {
             disk_budget: None,
             progress: SessionProgress::default(),
             shard: Shard::WHOLE,
+            sprt: None,
         }
     }
 

@@ -13,6 +13,9 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::sprt::SprtSpec;
+use crate::sprt::paired::Measure;
+
 /// A whole session file.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -47,12 +50,19 @@ pub struct SessionSpec {
     /// (results go on).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk_budget: Option<ByteSize>,
+    /// A sequential test between two entries that stops the session once
+    /// it decides (`[sprt]`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSection>,
     /// What to play.
     #[serde(rename = "entry", default)]
     pub entries: Vec<EntrySpec>,
     /// Where each entry starts in the file (byte offsets), for messages.
     #[serde(skip)]
     pub(crate) entry_offsets: Vec<usize>,
+    /// Where `[sprt]` starts in the file, for messages.
+    #[serde(skip)]
+    pub(crate) sprt_offset: usize,
 }
 
 /// One entry: a game, its level, a planner, and how many games.
@@ -102,6 +112,89 @@ pub struct EntrySpec {
     pub args: Vec<String>,
 }
 
+/// `[sprt]`: the session compares entry `a` with entry `b` on the same
+/// seeds by a sequential test and stops once the test decides.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SprtSection {
+    /// Entry A's name: the hypotheses are about A against B.
+    pub a: String,
+    /// Entry B's name: it plays A's seeds.
+    pub b: String,
+    /// The test, as `match locm --sprt` takes it: `elo0=0,elo1=5`,
+    /// `nelo0=..,nelo1=..` or `p0=..,p1=..`, with `alpha` and `beta`.
+    pub test: String,
+    /// One-player games: what a pair is compared by (score, ticks or won;
+    /// default score). LOCM pairs are the two games of one draft.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measure: Option<Measure>,
+}
+
+/// What is wrong with an `[sprt]` section, if anything: its entries must be
+/// the session's two, of one game, with the same games and weight; a LOCM
+/// pair's entries seat the same two drafters the other way round.
+fn sprt_mistake(section: &SprtSection, entries: &[EntrySpec]) -> Option<String> {
+    if let Err(error) = section.test.parse::<SprtSpec>() {
+        return Some(format!("sprt: test = {:?}: {error}", section.test));
+    }
+    let names: Vec<&str> = entries.iter().map(|entry| entry.name.as_deref().unwrap_or("")).collect();
+    let find = |name: &str| names.iter().position(|known| *known == name);
+    let (Some(a), Some(b)) = (find(&section.a), find(&section.b)) else {
+        return Some(format!(
+            "sprt: a = {:?} and b = {:?} must name entries of the session (it has {})",
+            section.a,
+            section.b,
+            names.join(", ")
+        ));
+    };
+    if a == b || entries.len() != 2 {
+        return Some(format!(
+            "sprt: a session with a test plays exactly its two entries, A and B (this one has {} entries{})",
+            entries.len(),
+            if a == b { ", and a and b name the same one" } else { "" }
+        ));
+    }
+    let (first, second) = (&entries[a], &entries[b]);
+    if first.game != second.game {
+        return Some(format!(
+            "sprt: {} plays {} and {} plays {}: both must play one game",
+            names[a], first.game, names[b], second.game
+        ));
+    }
+    if (first.games, first.weight) != (second.games, second.weight) {
+        return Some(format!(
+            "sprt: {} and {} must have the same games and weight (a pair is one game of each)",
+            names[a], names[b]
+        ));
+    }
+    if first.level != second.level || first.pick != second.pick {
+        return Some(format!(
+            "sprt: {} and {} must play the same levels (a pair is one seed of one level)",
+            names[a], names[b]
+        ));
+    }
+    if first.game == "locm" {
+        if section.measure.is_some() {
+            return Some(
+                "sprt: measure is for one-player games: a LOCM pair is one draft with the seats swapped".into(),
+            );
+        }
+        let seats = |entry: &EntrySpec| -> Vec<String> {
+            entry.planner.as_deref().unwrap_or("").split(',').map(|seat| seat.trim().to_string()).collect()
+        };
+        let (mut swapped, theirs) = (seats(first), seats(second));
+        swapped.reverse();
+        if swapped.len() != 2 || swapped != theirs || swapped[0] == swapped[1] {
+            return Some(format!(
+                "sprt: a LOCM test plays each draft with the seats swapped: give {} planner = \"X,Y\" and {} \
+                 planner = \"Y,X\" (two different drafters)",
+                names[a], names[b]
+            ));
+        }
+    }
+    None
+}
+
 /// What is wrong with an entry's `agent`, if anything.
 fn agent_mistake(entry: &EntrySpec) -> Option<String> {
     if entry.agent.is_empty() {
@@ -132,6 +225,8 @@ fn agent_mistake(entry: &EntrySpec) -> Option<String> {
 struct EntryPositions {
     #[serde(default)]
     entry: Vec<toml::Spanned<toml::Value>>,
+    #[serde(default)]
+    sprt: Option<toml::Spanned<toml::Value>>,
 }
 
 /// A flag's value in `params`.
@@ -214,8 +309,10 @@ impl SessionSpec {
             move_budget_ms: DEFAULT_MOVE_BUDGET_MS,
             replays: ReplayPolicy::default(),
             disk_budget: None,
+            sprt: None,
             entries,
             entry_offsets: Vec::new(),
+            sprt_offset: 0,
         }
     }
 
@@ -227,6 +324,7 @@ impl SessionSpec {
         })?;
         if let Ok(positions) = toml::from_str::<EntryPositions>(text) {
             spec.entry_offsets = positions.entry.iter().map(|entry| entry.span().start).collect();
+            spec.sprt_offset = positions.sprt.map_or(0, |sprt| sprt.span().start);
         }
         spec.complete(text)?;
         Ok(spec)
@@ -312,6 +410,9 @@ impl SessionSpec {
             };
             entry.name = Some(name.clone());
             names.push(name);
+        }
+        if let Some(message) = self.sprt.as_ref().and_then(|section| sprt_mistake(section, &self.entries)) {
+            return Err(at(self.sprt_offset, message));
         }
         Ok(())
     }

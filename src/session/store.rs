@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::game::OutcomeKind;
+use crate::session::sprt::Half;
 use crate::session::{GameRecord, SessionError, Shard, Totals};
 
 /// The results file's name inside a session directory.
@@ -249,6 +250,9 @@ pub struct Recovered {
     pub totals: BTreeMap<String, Totals>,
     /// Bytes of a torn last line that were cut away.
     pub torn_bytes: u64,
+    /// The games of the entries asked for ([`ResultsFile::open_keeping`]):
+    /// entry, index and what the game showed, in the file's order.
+    pub(crate) kept: Vec<(String, u64, Half)>,
 }
 
 /// The fields of a results line a resumed session needs.
@@ -298,6 +302,12 @@ impl ResultsFile {
     /// by a crash (no newline, or not JSON) is cut away; a damaged line
     /// before the last is an error naming it. Returns what the file holds.
     pub fn open(path: &Path) -> Result<(ResultsFile, Recovered), SessionError> {
+        ResultsFile::open_keeping(path, &[])
+    }
+
+    /// [`ResultsFile::open`], keeping every game of the entries named in
+    /// `keep` (a session's test, rebuilt on resume, needs its two entries').
+    pub fn open_keeping(path: &Path, keep: &[&str]) -> Result<(ResultsFile, Recovered), SessionError> {
         let error = |cause| SessionError::Results { path: path.to_path_buf(), cause };
         let file = OpenOptions::new().read(true).append(true).create(true).open(path).map_err(error)?;
         let mut recovered = Recovered::default();
@@ -321,6 +331,10 @@ impl ResultsFile {
                 Ok(parsed) if whole => {
                     good_end += read as u64;
                     if recovered.recorded.entry(parsed.entry.clone()).or_default().insert(parsed.index) {
+                        if keep.contains(&parsed.entry.as_str()) {
+                            let half = Half { outcome: parsed.outcome, score: parsed.score, ticks: parsed.ticks };
+                            recovered.kept.push((parsed.entry.clone(), parsed.index, half));
+                        }
                         recovered.totals.entry(parsed.entry).or_default().add(
                             parsed.outcome,
                             parsed.ticks,

@@ -23,6 +23,7 @@ use crate::progress::Progress;
 use crate::rng::derive_seed;
 use crate::session::commit::Pending;
 use crate::session::entry::Keep;
+use crate::session::sprt::{Half, RunningTest, SessionVerdict};
 use crate::session::store::Recorded;
 use crate::session::{
     EntryPlayer, GameJob, LiveGame, ReplayPolicy, Schedule, SessionError, Shard, Slot, game_seed, replay_path,
@@ -185,11 +186,52 @@ pub(super) struct Crew {
     /// Woken by a worker that ends, fails, or fills a commit.
     pub(super) wake: Notify,
     pub(super) ctx: Arc<Context>,
+    /// The session's sequential test, counted as games finish (before
+    /// their commit) so that a decision stops the starting of games at
+    /// once, however fast they are. A std mutex taken by a worker for one
+    /// pair's count, never while the starter's or the inbox's is held.
+    test: Mutex<Option<RunningTest>>,
 }
 
 impl Crew {
     pub(super) fn new(entries: Vec<Arc<dyn EntryPlayer>>, starter: Starter, ctx: Context) -> Crew {
-        Crew { entries, starter: Mutex::new(starter), inbox: Mutex::default(), wake: Notify::new(), ctx: Arc::new(ctx) }
+        Crew {
+            entries,
+            starter: Mutex::new(starter),
+            inbox: Mutex::default(),
+            wake: Notify::new(),
+            ctx: Arc::new(ctx),
+            test: Mutex::new(None),
+        }
+    }
+
+    /// The crew of a session that runs a sequential test.
+    pub(super) fn with_test(self, test: Option<RunningTest>) -> Crew {
+        Crew { test: Mutex::new(test), ..self }
+    }
+
+    /// The test's verdict over the games counted, if the session runs one.
+    pub(super) fn test_verdict(&self) -> Option<SessionVerdict> {
+        self.test.lock().unwrap_or_else(PoisonError::into_inner).as_ref().map(RunningTest::verdict)
+    }
+
+    /// Counts a finished game in the session's test; a decision that ends
+    /// the session stops the starting of games (the running ones finish).
+    fn count_in_test(&self, game: &Pending) {
+        let record = &game.record;
+        let half = Half { outcome: record.outcome, score: record.score, ticks: record.ticks };
+        let decided = match &mut *self.test.lock().unwrap_or_else(PoisonError::into_inner) {
+            Some(test) => test.count(game.entry_number, record.index, half),
+            None => return,
+        };
+        if let Some(decision) = decided {
+            tracing::info!(
+                verdict = ?decision.verdict,
+                pairs = decision.observations,
+                "the sequential test decided: starting no more games"
+            );
+            self.stop_starting();
+        }
     }
 
     fn starter(&self) -> MutexGuard<'_, Starter> {
@@ -224,6 +266,9 @@ impl Crew {
     /// Leaves a finished game for the run loop; a failure stops the
     /// session at once (no game starts, the running ones stop).
     pub(super) fn deliver(&self, finished: Finished) {
+        if let Done::Recorded(game) = &finished.0 {
+            self.count_in_test(game);
+        }
         let wake = {
             let mut inbox = self.inbox();
             match finished.0 {
@@ -313,6 +358,9 @@ pub(super) struct SessionStarter {
     pub(super) entries: Vec<(String, Option<Recorded>)>,
     pub(super) shard: Shard,
     pub(super) master_seed: u64,
+    /// Per entry, the entry whose seeds it plays: its own, or in a session
+    /// with a test, A's for B.
+    pub(super) seed_entries: Vec<usize>,
     pub(super) replays: ReplayPolicy,
     pub(super) replay_dir: Option<std::path::PathBuf>,
     pub(super) disk_budget: Option<u64>,
@@ -338,7 +386,7 @@ impl SessionStarter {
     /// keeps its replay (none once the disk budget is reached).
     fn job(&mut self, slot: &Slot, disk_used: u64) -> GameJob {
         let name = &self.entries[slot.entry].0;
-        let seed = game_seed(self.master_seed, slot.entry, slot.index);
+        let seed = game_seed(self.master_seed, self.seed_entries[slot.entry], slot.index);
         let over_budget = self.disk_budget.is_some_and(|budget| disk_used >= budget);
         if over_budget && !self.disk_budget_reached {
             self.disk_budget_reached = true;

@@ -45,6 +45,15 @@ impl Points {
         self as usize
     }
 
+    /// The other side's result.
+    pub fn reversed(self) -> Points {
+        match self {
+            Points::Loss => Points::Win,
+            Points::Draw => Points::Draw,
+            Points::Win => Points::Loss,
+        }
+    }
+
     /// The first side's result when the sides' measures compare as
     /// `ordering` (greater is better).
     pub fn of_ordering(ordering: std::cmp::Ordering) -> Points {

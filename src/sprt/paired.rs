@@ -7,13 +7,13 @@
 
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Points;
 use crate::stats::{Moments, two_sided_p_value};
 
 /// What two games on the same seed are compared by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Measure {
     /// The game's score (Snake's length, tiles or pipe ends in place):

@@ -17,7 +17,7 @@ pub(crate) use interrupt::{finished, install_interrupt_handler, interrupt_budget
 pub(crate) use output::{collect_files, print_json, replace_file};
 pub(crate) use progress::{progress_bar, progress_bar_with};
 pub(crate) use session::{SessionMetrics, play_one, run_session};
-pub(crate) use sprt::{llr_status, print_sprt};
+pub(crate) use sprt::{llr_status, print_session_test, print_sprt};
 
 /// How many threads (or games at once) long work uses by default: the
 /// machine's cores.

@@ -29,6 +29,7 @@ use super::exit::{Exit, ExitOnError, Failure};
 use super::interrupt::{finished, interrupt_flag};
 use super::output::replace_file;
 use super::progress::{ProgressGuard, progress_bar};
+use super::sprt::llr_status;
 use crate::cli::common::PlayArgs;
 
 /// `tickbot play GAME`: one game with the exact seed, optionally recorded,
@@ -208,7 +209,12 @@ impl SessionDisplay {
         };
         let so_far = {
             let progress = progress.clone();
-            move || format!("won {}, other {}{}", progress.won.done(), progress.not_won.done(), time_left())
+            let sprt = progress.sprt.clone();
+            move || {
+                let llr = sprt.as_ref().map(|(gauge, bounds)| llr_status(gauge, bounds.lower, bounds.upper)());
+                let llr = llr.filter(|text| !text.is_empty()).map_or_else(String::new, |text| format!(", {text}"));
+                format!("won {}, other {}{llr}{}", progress.won.done(), progress.not_won.done(), time_left())
+            }
         };
         let terminal = std::io::stderr().is_terminal();
         let bar = terminal.then(|| {

@@ -1,6 +1,8 @@
 //! Showing a sequential test: its state as text lines under a report, and
 //! its LLR between the bounds on a progress bar.
 
+use tickbot::session::sprt::Pairing;
+use tickbot::session::{SessionTest, SessionVerdict};
 use tickbot::sprt::{Decision, LlrGauge, SprtStatus, Unit, Verdict};
 
 /// The lines `match locm --sprt` and `stats --sprt` print for a test, from
@@ -10,6 +12,11 @@ pub(crate) fn print_sprt(status: &SprtStatus, decision: Option<Decision>, a: &st
         Unit::Games => "games",
         Unit::Pairs => "pairs of games",
     };
+    print_sprt_over(status, decision, a, over);
+}
+
+/// [`print_sprt`] where an observation is what `over` says (in the plural).
+fn print_sprt_over(status: &SprtStatus, decision: Option<Decision>, a: &str, over: &str) {
     println!("sprt        {} over {over}: {}", status.test, status.spec);
     let (h0, h1) = hypotheses(&status.spec);
     let verdict = match (status.verdict, decision) {
@@ -26,7 +33,10 @@ pub(crate) fn print_sprt(status: &SprtStatus, decision: Option<Decision>, a: &st
     println!("verdict     {verdict}");
     println!("llr         {:.3} (bounds {:.3} and {:.3})", status.llr + 0.0, status.bounds.lower, status.bounds.upper);
     let [losses, draws, wins] = status.losses_draws_wins;
-    let mut outcomes = format!("{} games: {a} won {wins}, drew {draws}, lost {losses}", status.games);
+    // A test over games counts each observation as one game (a paired
+    // session's: one pair of games, A's result against B's).
+    let counted = if status.unit == Unit::Games { over } else { "games" };
+    let mut outcomes = format!("{} {counted}: {a} won {wins}, drew {draws}, lost {losses}", status.games);
     if let Some([ll, ld, even, dw, ww]) = status.pentanomial {
         outcomes += &format!("; pairs by {a}'s points: 0: {ll}, 1/2: {ld}, 1: {even}, 3/2: {dw}, 2: {ww}");
     }
@@ -58,5 +68,21 @@ pub(crate) fn llr_status(gauge: &LlrGauge, lower: f64, upper: f64) -> impl Fn() 
     move || {
         let (llr, games) = gauge.get();
         if games == 0 { String::new() } else { format!("LLR {llr:+.2} in [{lower:.2}, {upper:.2}]") }
+    }
+}
+
+/// The lines `run`, `merge` and `stats` print for a session's test between
+/// its entries A and B.
+pub(crate) fn print_session_test(verdict: &SessionVerdict, test: &SessionTest) {
+    let pairs = match verdict.pairing {
+        Pairing::Measure(measure) => {
+            format!("{} pairs (one game each on a seed, by {})", verdict.pairs, measure.name())
+        }
+        Pairing::SeatsSwapped => format!("{} pairs (one draft, seats swapped)", verdict.pairs),
+    };
+    println!("session     {} against {}: {pairs} recorded", test.a_name, test.b_name);
+    match verdict.pairing {
+        Pairing::Measure(_) => print_sprt_over(&verdict.status, verdict.decision, &test.view, "pairs"),
+        Pairing::SeatsSwapped => print_sprt(&verdict.status, verdict.decision, &test.view),
     }
 }
