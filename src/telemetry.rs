@@ -22,6 +22,7 @@ use file_rotate::suffix::AppendCount;
 use file_rotate::{ContentLimit, FileRotate};
 use tracing_indicatif::IndicatifLayer;
 use tracing_indicatif::filter::IndicatifFilter;
+use tracing_subscriber::filter::{FilterExt, filter_fn};
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -142,7 +143,12 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
     tracing_subscriber::registry()
         .with(stderr_layer)
         .with(file_layer)
-        .with(progress_layer.with_filter(IndicatifFilter::new(false)))
+        // The progress layer takes spans only. Saying so per callsite (not
+        // per call, as `IndicatifFilter` alone does) lets an event no other
+        // layer wants cost nothing: otherwise a debug event, with the other
+        // layers at `info`, is still built and offered to every layer on
+        // each call, and `enabled!` says it is wanted.
+        .with(progress_layer.with_filter(IndicatifFilter::new(false).and(filter_fn(|meta| meta.is_span()))))
         .init();
     Ok(())
 }
