@@ -58,6 +58,7 @@ impl Pacer {
     }
 
     /// Before a call: opens a window if none is open; the call's deadline.
+    #[inline]
     fn before_call(&mut self, move_budget: Duration) -> Option<Instant> {
         if self.left > 0 {
             return None;
@@ -69,6 +70,7 @@ impl Pacer {
 
     /// After a call: the time of the window if the call closed it, and
     /// whether the call was timed on its own.
+    #[inline]
     fn after_call(&mut self, one_at_a_time: bool) -> Option<(Duration, bool)> {
         self.left -= 1;
         (self.left == 0).then(|| self.close(one_at_a_time))

@@ -85,6 +85,7 @@ impl Lane {
         Lane { call: AtomicU64::new(IDLE), sighting: Mutex::default(), live: Mutex::default(), ctx }
     }
 
+    #[inline]
     fn live(&self) -> MutexGuard<'_, Live> {
         // A panic while the lock was held is reported as the game's own
         // failure; what the lane holds is still whole.
@@ -98,12 +99,14 @@ impl Lane {
 
     /// Publishes the start of planner call number `call` (a count the
     /// worker keeps, below [`IDLE`]).
+    #[inline]
     pub(super) fn call_started(&self, call: u64) {
         self.call.store(call, Ordering::Release);
     }
 
     /// After a planner call: `tick` runs on the lane's game unless the
     /// watchdog took it meanwhile.
+    #[inline]
     pub(super) fn after_call<R>(&self, tick: impl FnOnce(&mut LiveGame) -> R) -> Result<R, Abandoned> {
         let mut live = self.live();
         if live.abandoned {
