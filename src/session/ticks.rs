@@ -80,9 +80,14 @@ impl Pacer {
     fn close(&mut self, one_at_a_time: bool) -> (Duration, bool) {
         let took = self.opened.elapsed();
         let single = self.window - self.left == 1;
+        self.adapt(took, one_at_a_time);
+        (took, single)
+    }
+
+    /// Sizes the next window from how long the last one took.
+    fn adapt(&mut self, took: Duration, one_at_a_time: bool) {
         self.window = if one_at_a_time || took >= QUICK_WINDOW { 1 } else { (self.window * 2).min(MAX_WINDOW) };
         self.left = 0;
-        (took, single)
     }
 
     /// The time of a window the game's end left open.
@@ -256,4 +261,47 @@ fn fault(kind: OutcomeKind, reason: String) -> Ending {
 
 pub(super) fn over_budget_reason(budget: Duration, tick: u32) -> String {
     format!("planner exceeded its move budget of {} ms at tick {}", budget.as_millis(), tick + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quick_calls_share_a_clock_reading_and_a_slow_one_is_timed_alone() {
+        let budget = Duration::from_secs(1);
+        let mut pacer = Pacer::new();
+        // The first call is timed on its own: its deadline, then its time.
+        assert!(pacer.before_call(budget).is_some());
+        assert!(matches!(pacer.after_call(false), Some((_, true))));
+        // Quick windows double up to the cap.
+        for _ in 0..20 {
+            pacer.adapt(Duration::from_micros(1), false);
+        }
+        assert_eq!(pacer.window, MAX_WINDOW);
+        // In a window only its first call reads the clock (for the deadline
+        // of them all) and only its last reports the window's time.
+        let deadline = pacer.before_call(budget);
+        assert!(deadline.is_some_and(|deadline| deadline <= Instant::now() + budget));
+        assert!(pacer.after_call(false).is_none());
+        for _ in 1..MAX_WINDOW - 1 {
+            assert!(pacer.before_call(budget).is_none());
+            assert!(pacer.after_call(false).is_none());
+        }
+        assert!(pacer.before_call(budget).is_none());
+        assert!(matches!(pacer.after_call(false), Some((_, false))));
+        // A slow window, or calls whose plans are logged, time the next call alone.
+        pacer.adapt(QUICK_WINDOW, false);
+        assert_eq!(pacer.window, 1);
+        pacer.adapt(Duration::ZERO, true);
+        assert_eq!(pacer.window, 1);
+        // A game that ends inside a window still counts its time.
+        pacer.adapt(Duration::ZERO, false);
+        assert_eq!(pacer.finish(), None, "no window open");
+        pacer.before_call(budget);
+        pacer.after_call(false);
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(pacer.finish().is_some_and(|took| took >= Duration::from_millis(1)));
+        assert_eq!((pacer.window, pacer.left), (1, 0));
+    }
 }
