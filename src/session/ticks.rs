@@ -136,7 +136,7 @@ pub(super) fn play_ticks<G: Replayable, P: Planner<G>>(
     // so with it every call is timed on its own.
     let log_plans = tracing::enabled!(tracing::Level::DEBUG);
     let mut pacer = Pacer::new();
-    let mut calls = 0;
+    let mut calls = lane.first_call();
     let ending = loop {
         if let Status::Over(outcome) = game.status() {
             break Ending::Over(outcome);
@@ -198,7 +198,10 @@ pub(super) fn play_ticks<G: Replayable, P: Planner<G>>(
         match stepped {
             Ok(Ok(None)) => {}
             Ok(Ok(Some(ending))) => break ending,
-            Ok(Err(error)) => return Err(Halt::Failed(error)),
+            Ok(Err(error)) => {
+                lane.calls_ended(calls);
+                return Err(Halt::Failed(error));
+            }
             Err(Abandoned) => return Err(Halt::Abandoned),
         }
         unreported += 1;
@@ -208,6 +211,7 @@ pub(super) fn play_ticks<G: Replayable, P: Planner<G>>(
         }
     };
     ctx.ticks.advance(unreported);
+    lane.calls_ended(calls);
     if let Some(took) = pacer.finish() {
         // Between calls: the watchdog cannot have taken the game.
         let _ = lane.after_call(|live| live.planner_time += took);

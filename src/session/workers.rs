@@ -60,8 +60,11 @@ impl Context {
 #[derive(Debug)]
 pub struct Lane {
     /// The number of the planner call under way (the worker's count of
-    /// its calls); [`IDLE`] between calls.
+    /// its calls, over all its games); [`IDLE`] between calls.
     call: AtomicU64,
+    /// The worker's next call number, kept here between its games (only
+    /// the worker touches it).
+    next_call: AtomicU64,
     /// The call the watchdog last saw under way, and when it first saw
     /// it: taken by the watchdog only.
     sighting: Mutex<Option<(u64, Instant)>>,
@@ -82,7 +85,8 @@ pub(super) struct Abandoned;
 
 impl Lane {
     fn new(ctx: Arc<Context>) -> Lane {
-        Lane { call: AtomicU64::new(IDLE), sighting: Mutex::default(), live: Mutex::default(), ctx }
+        let (call, next_call) = (AtomicU64::new(IDLE), AtomicU64::new(0));
+        Lane { call, next_call, sighting: Mutex::default(), live: Mutex::default(), ctx }
     }
 
     #[inline]
@@ -95,6 +99,17 @@ impl Lane {
     /// Puts a starting game in the lane.
     pub(super) fn begin(&self, game: LiveGame) {
         self.live().game = Some(game);
+    }
+
+    /// The first call number of a game: after its last game's, so that
+    /// the watchdog never takes two calls for one.
+    pub(super) fn first_call(&self) -> u64 {
+        self.next_call.load(Ordering::Relaxed)
+    }
+
+    /// Keeps where a game's call numbers ended, for the worker's next game.
+    pub(super) fn calls_ended(&self, next: u64) {
+        self.next_call.store(next, Ordering::Relaxed);
     }
 
     /// Publishes the start of planner call number `call` (a count the
