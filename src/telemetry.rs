@@ -202,6 +202,15 @@ impl<M: SerializeMap> Visit for Fields<M> {
     }
 }
 
+/// What the progress layer takes: spans that ask for a bar, never an
+/// event. Saying so per callsite (not per call, as `IndicatifFilter`
+/// alone does) lets an event no other layer wants cost nothing: otherwise
+/// a debug event, with the other layers at `info`, is still built and
+/// offered to every layer on each call, and `enabled!` says it is wanted.
+fn progress_filter<S: Subscriber + for<'a> LookupSpan<'a>>() -> impl tracing_subscriber::layer::Filter<S> {
+    IndicatifFilter::new(false).and(filter_fn(|meta| meta.is_span()))
+}
+
 /// The log file of this process, once [`init`] has opened one.
 static LOG_FILE: OnceLock<LogFile> = OnceLock::new();
 
@@ -242,12 +251,7 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
     tracing_subscriber::registry()
         .with(stderr_layer)
         .with(file_layer)
-        // The progress layer takes spans only. Saying so per callsite (not
-        // per call, as `IndicatifFilter` alone does) lets an event no other
-        // layer wants cost nothing: otherwise a debug event, with the other
-        // layers at `info`, is still built and offered to every layer on
-        // each call, and `enabled!` says it is wanted.
-        .with(progress_layer.with_filter(IndicatifFilter::new(false).and(filter_fn(|meta| meta.is_span()))))
+        .with(progress_layer.with_filter(progress_filter()))
         .init();
     Ok(())
 }
@@ -588,5 +592,17 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains("\"reason\":\"said \\\"no\\\"\\tat tick 3"), "{}", lines[0]);
         assert_eq!(ours.lines(), lines);
+    }
+
+    #[test]
+    fn an_event_below_every_layers_level_is_not_wanted() {
+        let file = tracing_subscriber::fmt::layer().json().with_writer(Captured::default());
+        let subscriber = tracing_subscriber::registry()
+            .with(file.with_filter(EnvFilter::new("info")))
+            .with(IndicatifLayer::new().with_filter(progress_filter()));
+        tracing::subscriber::with_default(subscriber, || {
+            assert!(tracing::enabled!(tracing::Level::INFO));
+            assert!(!tracing::enabled!(tracing::Level::DEBUG), "a debug event would be built on every call");
+        });
     }
 }
