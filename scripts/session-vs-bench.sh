@@ -40,11 +40,16 @@ rows=("$@")
 timed() {
     python3 - "$@" 2>"$WORK/stderr" <<'PY' || { cat "$WORK/stderr" >&2; return 1; }
 import resource, subprocess, sys, time
+# What the interpreter's children cost before this one (a launcher such as
+# a pyenv shim runs some, and its exec keeps their time): not the command's.
+def children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+before = children()
 start = time.monotonic()
 subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
 wall = time.monotonic() - start
-usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{wall:.4f} {usage.ru_utime + usage.ru_stime:.4f}")
+print(f"{wall:.4f} {children() - before:.4f}")
 PY
 }
 

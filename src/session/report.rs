@@ -26,7 +26,8 @@ pub struct GameRecord {
     pub reason: String,
     pub ticks: u32,
     pub score: i64,
-    /// Time spent in the planner, over all its calls.
+    /// Time spent in the planner, over all its calls (quick calls are
+    /// timed in windows, with the game's steps between them: `ticks.rs`).
     pub(crate) planner_us: u64,
     pub elapsed_us: u64,
     pub replay: Option<PathBuf>,

@@ -5,12 +5,15 @@
 //!
 //! Each worker keeps its game's progress (ticks, score, last hash, the
 //! replay being written) in its `Lane`, behind a mutex only the worker
-//! and the watchdog take, and stamps the start of each planner call there.
-//! The run loop's watchdog reads the stamps: a call over its budget and
-//! grace (or, once the session is stopping, over a short grace) has its
-//! game taken from the lane and ended by the session; the worker's thread
-//! is left to the planner (it exits, touching nothing, if the call ever
-//! returns) and a fresh worker takes its place.
+//! and the watchdog take, and publishes there the number of the planner
+//! call under way (a counter: no clock is read for it). The run loop's
+//! watchdog times each call from the first time it sees its number: a
+//! call seen for longer than its budget and grace (or, once the session
+//! is stopping, than a short grace) has its game taken from the lane and
+//! ended by the session; the worker's thread is left to the planner (it
+//! exits, touching nothing, if the call ever returns) and a fresh worker
+//! takes its place. So a call is timed to the watchdog's resolution: it
+//! ends at most one look later than it would by its own start.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -45,23 +48,27 @@ pub(super) struct Context {
     pub(super) ticks: Progress,
     /// Bytes the kept replays take, for the disk budget.
     pub(super) disk_used: Arc<AtomicU64>,
-    /// The origin of the lanes' call stamps.
-    clock: Instant,
 }
 
 impl Context {
     pub(super) fn new(cancel: Arc<AtomicBool>, move_budget: Duration, ticks: Progress, disk_used: u64) -> Context {
-        Context { cancel, move_budget, ticks, disk_used: Arc::new(AtomicU64::new(disk_used)), clock: Instant::now() }
+        Context { cancel, move_budget, ticks, disk_used: Arc::new(AtomicU64::new(disk_used)) }
     }
 }
 
-/// One worker's place: its game as far as it has been played, and when
-/// the planner call under way began.
+/// One worker's place: its game as far as it has been played, and which
+/// planner call is under way.
 #[derive(Debug)]
 pub struct Lane {
-    /// Nanoseconds from `ctx.clock` to the start of the planner call
-    /// under way; [`IDLE`] between calls.
+    /// The number of the planner call under way (the worker's count of
+    /// its calls, over all its games); [`IDLE`] between calls.
     call: AtomicU64,
+    /// The worker's next call number, kept here between its games (only
+    /// the worker touches it).
+    next_call: AtomicU64,
+    /// The call the watchdog last saw under way, and when it first saw
+    /// it: taken by the watchdog only.
+    sighting: Mutex<Option<(u64, Instant)>>,
     live: Mutex<Live>,
     pub(super) ctx: Arc<Context>,
 }
@@ -79,9 +86,11 @@ pub(super) struct Abandoned;
 
 impl Lane {
     fn new(ctx: Arc<Context>) -> Lane {
-        Lane { call: AtomicU64::new(IDLE), live: Mutex::default(), ctx }
+        let (call, next_call) = (AtomicU64::new(IDLE), AtomicU64::new(0));
+        Lane { call, next_call, sighting: Mutex::default(), live: Mutex::default(), ctx }
     }
 
+    #[inline]
     fn live(&self) -> MutexGuard<'_, Live> {
         // A panic while the lock was held is reported as the game's own
         // failure; what the lane holds is still whole.
@@ -93,14 +102,27 @@ impl Lane {
         self.live().game = Some(game);
     }
 
-    /// Stamps the start of a planner call.
-    pub(super) fn call_started(&self, at: Instant) {
-        let since = at.saturating_duration_since(self.ctx.clock).as_nanos() as u64;
-        self.call.store(since.min(IDLE - 1), Ordering::Release);
+    /// The first call number of a game: after its last game's, so that
+    /// the watchdog never takes two calls for one.
+    pub(super) fn first_call(&self) -> u64 {
+        self.next_call.load(Ordering::Relaxed)
+    }
+
+    /// Keeps where a game's call numbers ended, for the worker's next game.
+    pub(super) fn calls_ended(&self, next: u64) {
+        self.next_call.store(next, Ordering::Relaxed);
+    }
+
+    /// Publishes the start of planner call number `call` (a count the
+    /// worker keeps, below [`IDLE`]).
+    #[inline]
+    pub(super) fn call_started(&self, call: u64) {
+        self.call.store(call, Ordering::Release);
     }
 
     /// After a planner call: `tick` runs on the lane's game unless the
     /// watchdog took it meanwhile.
+    #[inline]
     pub(super) fn after_call<R>(&self, tick: impl FnOnce(&mut LiveGame) -> R) -> Result<R, Abandoned> {
         let mut live = self.live();
         if live.abandoned {
@@ -122,10 +144,20 @@ impl Lane {
     /// then abandoned.
     fn abandon_if(&self, overdue: impl Fn(Duration) -> bool) -> Option<LiveGame> {
         let call = self.call.load(Ordering::Acquire);
-        if call == IDLE {
-            return None;
-        }
-        let running = self.ctx.clock.elapsed().saturating_sub(Duration::from_nanos(call));
+        let running = {
+            let mut sighting = self.sighting.lock().unwrap_or_else(PoisonError::into_inner);
+            match *sighting {
+                _ if call == IDLE => {
+                    *sighting = None;
+                    return None;
+                }
+                Some((seen, since)) if seen == call => since.elapsed(),
+                _ => {
+                    *sighting = Some((call, Instant::now()));
+                    Duration::ZERO
+                }
+            }
+        };
         if !overdue(running) {
             return None;
         }
