@@ -400,6 +400,10 @@ impl Running {
         });
         self.report.played_now += 1;
         self.progress.games.advance(1);
+        match record.outcome {
+            OutcomeKind::Won => self.progress.won.advance(1),
+            _ => self.progress.not_won.advance(1),
+        }
         self.last_record = Some(record);
     }
 
@@ -560,14 +564,12 @@ mod tests {
             entry("fine", 3, 20, || walker(0)),
         ];
         let (held, results, recovered) = open(dir.path());
-        let report = run(
-            config(entries, Duration::from_secs(2)),
-            Some((&held, results, recovered)),
-            None,
-            std::future::pending(),
-        )
-        .await;
+        let config = config(entries, Duration::from_secs(2));
+        let progress = config.progress.clone();
+        let report = run(config, Some((&held, results, recovered)), None, std::future::pending()).await;
         assert!(report.stopped_by.is_none(), "{:?}", report.stopped_by);
+        // The progress bar's counters saw every recorded game.
+        assert_eq!((progress.games.done(), progress.won.done(), progress.not_won.done()), (6, 0, 6));
         let totals = |name: &str| report.entries.iter().find(|entry| entry.name == name).unwrap().totals.clone();
         assert_eq!((totals("panic").panic, totals("overrun").timeout, totals("illegal").illegal), (1, 1, 1));
         assert_eq!(totals("fine").lost, 3, "the corridor's far wall ends the others");
