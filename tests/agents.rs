@@ -261,11 +261,16 @@ fn the_json_lines_games_played_by_tickbot_agent_processes_record_the_in_process_
     let flag_map = crate::support::repo_path("maps/flag/round-03.txt");
     let pipes_map = crate::support::repo_path("maps/pipes/10x10-flat.txt");
     let (flag_map, pipes_map) = (flag_map.to_str().unwrap(), pipes_map.to_str().unwrap());
-    let cases: [(&str, Vec<&str>, Vec<&str>); 4] = [
+    let cases: [(&str, Vec<&str>, Vec<&str>); 7] = [
         ("snake", vec!["--size", "8x8", "--seed", "5"], vec!["--planner", "bfs-tail"]),
         ("snake", vec!["--size", "6x6", "--seed", "2"], vec!["--planner", "cycle"]),
         ("flag", vec!["--map", flag_map, "--seed", "1"], vec!["--planner", "exact"]),
         ("pipes", vec!["--map", pipes_map, "--seed", "1"], vec!["--planner", "solve"]),
+        // idastar with its pattern databases, and the ga, which draws from
+        // the game's seed on both sides.
+        ("slide", vec!["--size", "3", "--seed", "4"], vec!["--planner", "idastar", "--no-pdb-cache"]),
+        ("slide", vec!["--size", "3", "--seed", "9"], vec!["--planner", "ga"]),
+        ("slide", vec!["--tiles", "8 6 7 2 5 4 3 0 1", "--seed", "1"], vec!["--planner", "astar"]),
     ];
     for (index, (game, level, planner)) in cases.iter().enumerate() {
         let mut in_process = vec!["play", game];
@@ -385,7 +390,7 @@ fn a_cpu_time_limit_ends_an_agent_that_spins() {
     assert_group_gone(pgid);
 }
 
-/// A session of snake, flag and pipes entries; `agents` makes each entry's
+/// A session of snake, flag, pipes and slide entries; `agents` makes each entry's
 /// planner a `tickbot agent GAME --planner NAME` process instead.
 fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
     let tickbot = env!("CARGO_BIN_EXE_tickbot");
@@ -393,6 +398,7 @@ fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
         ("snake", "bfs-tail", "params = { size = \"8x8\" }\n".to_string()),
         ("flag", "exact", format!("level = {:?}\n", crate::support::repo_path("maps/flag/round-03.txt"))),
         ("pipes", "solve", format!("level = {:?}\n", crate::support::repo_path("maps/pipes/10x10-flat.txt"))),
+        ("slide", "idastar", "params = { size = 3 }\n".to_string()),
     ];
     let mut text = String::from("seed = 11\n");
     for (game, planner, level) in entries {
@@ -435,13 +441,15 @@ fn a_session_whose_entries_are_tickbot_agent_processes_plays_the_in_process_sess
     let dir = TempDir::new().unwrap();
     for (agents, out) in [(false, "in"), (true, "agents")] {
         let session = jsonl_session(dir.path(), agents);
+        // The agents inherit the pattern-database cache's place.
         crate::support::tickbot(dir.path())
+            .env("TICKBOT_PDB_DIR", dir.path().join("pdb"))
             .args(["run", "--config", session.to_str().unwrap(), "--out", out, "--jobs", "2"])
             .assert()
             .success();
     }
     let (expected, played) = (session_results(dir.path(), "in"), session_results(dir.path(), "agents"));
-    assert_eq!(expected.len(), 9);
+    assert_eq!(expected.len(), 12);
     assert_eq!(played.len(), expected.len());
     for ((expected_line, expected), (line, played)) in expected.iter().zip(&played) {
         assert_eq!(line, expected_line);
@@ -463,7 +471,7 @@ fn a_session_entry_agent_is_checked_before_anything_runs() {
     let cases = [
         ("game = \"locm\"\nagent = [\"./bot\"]\n", "planner = \"exec:./mybot --fast,icebox\""),
         ("game = \"snake\"\nagent = [\"./bot\"]\nplanner = \"cycle\"\n", "agent and planner: give one"),
-        ("game = \"slide\"\nagent = [\"./bot\"]\n", "slide has no agent protocol"),
+        ("game = \"slide\"\nagent = [\"\"]\n", "agent: the first word is the program to run"),
         ("game = \"snake\"\nagent_call_ms = 5\n", "give the agent it limits"),
     ];
     for (entry, message) in cases {

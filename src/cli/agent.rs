@@ -141,12 +141,14 @@ impl EntryAgent {
 }
 
 /// `tickbot agent GAME` for the JSON-lines games: plays one game for the
-/// referee on stdin and stdout with the planner `make` makes.
+/// referee on stdin and stdout with the planner `make` makes for the
+/// header's configuration and seed (it may fail: slide's pattern databases).
 pub(crate) fn serve<G: Replayable, P: Planner<G>>(
     config: impl FnOnce(GameSpec) -> Option<G::Config>,
-    make: impl FnOnce(&G::Config) -> P,
+    make: impl FnOnce(&G::Config, u64) -> Result<P, Failure>,
 ) -> Result<Exit, Failure> {
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
-    serve_json::<G, P>(stdin, stdout, config, |config| Ok(make(config))).exit_code(Exit::BadInput)?;
+    let make = |config: &G::Config, seed| make(config, seed).map_err(|failure| format!("{:#}", failure.error));
+    serve_json::<G, P>(stdin, stdout, config, make).exit_code(Exit::BadInput)?;
     Ok(finished())
 }

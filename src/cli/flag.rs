@@ -499,5 +499,5 @@ pub(crate) fn serve(args: ServeFlag) -> Result<Exit, Failure> {
         tickbot::game::GameSpec::Flag(config) => Some(config),
         _ => None,
     };
-    super::agent::serve::<FlagGame, _>(config, |config| args.planner.make(config))
+    super::agent::serve::<FlagGame, _>(config, |config, _| Ok(args.planner.make(config)))
 }

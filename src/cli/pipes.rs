@@ -319,5 +319,5 @@ pub(crate) fn serve(args: ServePipes) -> Result<Exit, Failure> {
         tickbot::game::GameSpec::Pipes(config) => Some(config),
         _ => None,
     };
-    super::agent::serve::<PipesGame, _>(config, |config| args.planner.make(config))
+    super::agent::serve::<PipesGame, _>(config, |config, _| Ok(args.planner.make(config)))
 }

@@ -705,7 +705,7 @@ fn build_entry(spec: &SessionSpec, number: usize, source: Option<&Source>) -> Re
             super::flag::entry(args, &levels, agent).map_err(|failure| with_place(&place, failure))?
         }
         RunGame::Slide(args) => {
-            super::slide::entry(args, &levels, spec.seed).map_err(|failure| with_place(&place, failure))?
+            super::slide::entry(args, &levels, spec.seed, agent).map_err(|failure| with_place(&place, failure))?
         }
         RunGame::Pipes(args) => super::pipes::entry(args, &levels, agent).map_err(bad)?,
         RunGame::Locm(args) => super::locm::entry(args, &levels).map_err(bad)?,

@@ -240,5 +240,5 @@ pub(crate) fn serve(args: ServeSnake) -> Result<Exit, Failure> {
         tickbot::game::GameSpec::Snake(config) => Some(config),
         _ => None,
     };
-    super::agent::serve::<SnakeGame, _>(config, |config| args.planner.make(config))
+    super::agent::serve::<SnakeGame, _>(config, |config, _| Ok(args.planner.make(config)))
 }

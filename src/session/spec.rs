@@ -75,8 +75,8 @@ pub struct EntrySpec {
     /// The planner, as `--planner` names it (LOCM: the draft bots, A,B).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planner: Option<String>,
-    /// An external program plays instead of a planner (snake, flag and
-    /// pipes, over the JSON-lines protocol): the program and its
+    /// An external program plays instead of a planner (snake, flag, slide
+    /// and pipes, over the JSON-lines protocol): the program and its
     /// arguments, run without a shell, e.g. `agent = ["./mybot", "--fast"]`.
     /// LOCM names programs per seat in `planner` instead:
     /// `planner = "exec:./mybot --fast,icebox"`.
@@ -112,8 +112,8 @@ fn agent_mistake(entry: &EntrySpec) -> Option<String> {
             "agent: LOCM names a program per seat in planner, e.g. planner = \"exec:./mybot --fast,icebox\"".into(),
         );
     }
-    if !["snake", "flag", "pipes"].contains(&entry.game.as_str()) {
-        return Some(format!("agent: {} has no agent protocol; agents play snake, flag and pipes", entry.game));
+    if !["snake", "flag", "slide", "pipes"].contains(&entry.game.as_str()) {
+        return Some(format!("agent: {} has no agent protocol; agents play snake, flag, slide and pipes", entry.game));
     }
     if entry.planner.is_some() {
         return Some("agent and planner: give one (the agent plays instead of a planner)".into());
