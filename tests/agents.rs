@@ -276,9 +276,9 @@ fn the_json_lines_games_played_by_tickbot_agent_processes_record_the_in_process_
         let mut in_process = vec!["play", game];
         in_process.extend(level.iter().chain(planner));
         let expected = play_and_read(dir.path(), &format!("in-{index}"), &in_process);
-        let agent = format!("{tickbot} agent {game} {}", planner.join(" "));
+        let agent = format!("exec:{tickbot} agent {game} {}", planner.join(" "));
         let mut external = vec!["play", game];
-        external.extend(level.iter().chain(&["--agent", agent.as_str()]));
+        external.extend(level.iter().chain(&["--planner", agent.as_str()]));
         let played = play_and_read(dir.path(), &format!("agent-{index}"), &external);
         assert!(expected.frames.len() > 1, "{game}: {} frames", expected.frames.len());
         assert_eq!(played.frames, expected.frames, "{game} {planner:?}");
@@ -290,7 +290,13 @@ fn the_json_lines_games_played_by_tickbot_agent_processes_record_the_in_process_
 fn a_json_lines_agent_that_answers_an_illegal_code_fails_its_game_with_the_reason() {
     let dir = TempDir::new().unwrap();
     crate::support::tickbot(dir.path())
-        .args(["play", "snake", "--size", "6x6", "--agent", "sh -c 'read header; while read line; do echo 99; done'"])
+        .args([
+            "play",
+            "snake",
+            "--size",
+            "6x6",
+            "--planner=exec:sh -c 'read header; while read line; do echo 99; done'",
+        ])
         .assert()
         .stdout(predicates::str::contains("protocol: not a legal action now: \"99\""));
 }
@@ -481,5 +487,115 @@ fn a_session_entry_agent_is_checked_before_anything_runs() {
             .assert()
             .code(2)
             .stderr(predicates::str::contains(message));
+    }
+}
+
+/// An agent script that tries to write `outside` and then answers every
+/// observation with the first legal action (a python3 program).
+fn jsonl_agent_writing(outside: &Path) -> String {
+    let program = format!(
+        "import json, sys\n\
+         sys.stdin.readline()\n\
+         try:\n    open({outside:?}, 'w').write('x')\n\
+         except OSError:\n    pass\n\
+         for line in sys.stdin:\n    print(json.loads(line)['legal'][0], flush=True)\n",
+        outside = outside.display().to_string()
+    );
+    format!("exec:python3 -c {}", shell_words::quote(&program))
+}
+
+#[test]
+fn run_applies_the_agent_limits_and_the_sandbox_to_every_game_s_agents() {
+    let dir = TempDir::new().unwrap();
+    let outside = TempDir::new().unwrap();
+    let target = outside.path().join("escaped");
+    let agent = jsonl_agent_writing(&target);
+    let run = |out: &str, extra: &[&str]| {
+        crate::support::tickbot(dir.path())
+            .args([
+                "run",
+                "--games",
+                "1",
+                "--jobs",
+                "1",
+                "--out",
+                out,
+                "slide",
+                "--max-ticks",
+                "20",
+                "--planner",
+                &agent,
+            ])
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("finished 1 games"));
+        let results = std::fs::read_to_string(dir.path().join(out).join("results.jsonl")).unwrap();
+        assert!(results.contains("\"planner\":\"agent\""), "{results}");
+    };
+    // Unsandboxed, the agent does write outside: the test can fail.
+    run("open", &[]);
+    assert!(target.exists());
+    std::fs::remove_file(&target).unwrap();
+    run("sandboxed", &["--sandbox", "--agent-margin", "2000"]);
+    assert!(!target.exists(), "a sandboxed agent of `run slide` wrote outside its directory");
+    // A session entry's own field does the same.
+    let session = format!(
+        "[[entry]]\ngame = \"slide\"\nplanner = {agent:?}\nsandbox = true\nparams = {{ max-ticks = 20 }}\ngames = 1\n"
+    );
+    std::fs::write(dir.path().join("s.toml"), session).unwrap();
+    crate::support::tickbot(dir.path()).args(["run", "--config", "s.toml", "--out", "entry"]).assert().success();
+    let results = std::fs::read_to_string(dir.path().join("entry/results.jsonl")).unwrap();
+    assert!(results.contains("\"entry\":\"slide-agent\""), "{results}");
+    assert!(!target.exists(), "a sandboxed entry's agent wrote outside its directory");
+}
+
+/// A JSON-lines agent (python3) that holds `mib` MiB before its first
+/// answer, then answers the first legal action every tick.
+fn jsonl_agent_allocating(mib: u64) -> String {
+    let program = format!(
+        "import json, sys\n\
+         sys.stdin.readline()\n\
+         held = bytearray({mib} * 1024 * 1024)\n\
+         for line in sys.stdin:\n    print(json.loads(line)['legal'][0], flush=True)\n"
+    );
+    format!("exec:python3 -c {}", shell_words::quote(&program))
+}
+
+#[test]
+fn an_agent_past_its_memory_limit_is_a_crash_with_its_reason_and_the_session_goes_on() {
+    let dir = TempDir::new().unwrap();
+    let session = |limit: u64| {
+        format!(
+            "seed = 3\n\
+             [[entry]]\nname = \"greedy\"\ngame = \"snake\"\nplanner = {agent:?}\nagent_memory = {limit}\n\
+             agent_call_ms = 10000\nparams = {{ size = \"6x6\" }}\ngames = 2\n\
+             [[entry]]\nname = \"cycle\"\ngame = \"snake\"\nplanner = \"cycle\"\nparams = {{ size = \"6x6\" }}\ngames = 2\n",
+            agent = jsonl_agent_allocating(256)
+        )
+    };
+    let results = |limit: u64, out: &str| -> Vec<serde_json::Value> {
+        std::fs::write(dir.path().join(format!("{out}.toml")), session(limit)).unwrap();
+        crate::support::tickbot(dir.path())
+            .args(["run", "--config", &format!("{out}.toml"), "--out", out, "--jobs", "1"])
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(dir.path().join(out).join("results.jsonl")).unwrap();
+        text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+    // With room enough, the agent plays its games out: the limit is what ends it.
+    for result in results(4096, "roomy") {
+        assert_ne!(result["outcome"], "aborted", "{result}");
+    }
+    let limited = results(64, "limited");
+    assert_eq!(limited.len(), 4);
+    for result in &limited {
+        let reason = result["reason"].as_str().unwrap();
+        if result["entry"] == "greedy" {
+            assert_eq!(result["outcome"], "aborted", "{result}");
+            assert!(reason.contains("agent: crash: exited with status 1"), "{reason}");
+        } else {
+            assert_eq!(result["outcome"], "won", "{result}");
+        }
     }
 }

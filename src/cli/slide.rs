@@ -23,7 +23,7 @@ use tickbot::rng::derive_seed;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::{EntryAgent, json_agent};
+use super::agent::{AgentArgs, EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs};
 use super::support::{Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar};
 
@@ -38,6 +38,8 @@ pub(crate) struct PlaySlide {
     /// Which instance of --instances to play (1-based).
     #[arg(long, default_value_t = 1, requires = "instances")]
     pub index: u32,
+    #[command(flatten)]
+    pub agents: AgentArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -252,8 +254,7 @@ pub(crate) fn play(args: PlaySlide) -> Result<Exit, Failure> {
     };
     let options = &args.options;
     let level = Arc::new(case.config);
-    if let Some(agent) = json_agent::<SlideGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
-    {
+    if let Some(agent) = json_agent::<SlideGame>(options, &args.agents, &level)? {
         let agent = Mutex::new(Some(agent));
         let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
         return play_one::<SlideGame, _>(level, take, options);

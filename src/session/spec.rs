@@ -77,7 +77,9 @@ pub struct EntrySpec {
     pub planner: Option<String>,
     /// An external program plays instead of a planner (snake, flag, slide
     /// and pipes, over the JSON-lines protocol): the program and its
-    /// arguments, run without a shell, e.g. `agent = ["./mybot", "--fast"]`.
+    /// arguments, run without a shell, e.g. `agent = ["./mybot", "--fast"]`
+    /// (`planner = "exec:./mybot --fast"` says the same, split as a shell
+    /// would).
     /// LOCM names programs per seat in `planner` instead:
     /// `planner = "exec:./mybot --fast,icebox"`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -85,6 +87,19 @@ pub struct EntrySpec {
     /// The agent's time limit per call, in milliseconds (default 1000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_call_ms: Option<u64>,
+    /// Milliseconds added to each call's limit before it is a timeout
+    /// (default 50), for this entry's agents (LOCM's `exec:` seats too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_margin: Option<u64>,
+    /// Each agent's address space limit, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_memory: Option<u64>,
+    /// Each agent's CPU time limit per game, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_cpu: Option<u64>,
+    /// Run this entry's agents in the sandbox.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<bool>,
     /// Exactly this many games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
@@ -104,8 +119,13 @@ pub struct EntrySpec {
 
 /// What is wrong with an entry's `agent`, if anything.
 fn agent_mistake(entry: &EntrySpec) -> Option<String> {
+    if entry.agent_call_ms == Some(0) {
+        return Some("agent_call_ms = 0: an agent needs at least 1 ms per call".into());
+    }
     if entry.agent.is_empty() {
-        return entry.agent_call_ms.is_some().then(|| "agent_call_ms: give the agent it limits (agent = [...])".into());
+        let exec = entry.planner.as_deref().is_some_and(|planner| planner.starts_with("exec:"));
+        let limited = entry.agent_call_ms.is_some() && !exec;
+        return limited.then(|| "agent_call_ms: give the agent it limits (agent = [...])".into());
     }
     if entry.game == "locm" {
         return Some(
@@ -120,9 +140,6 @@ fn agent_mistake(entry: &EntrySpec) -> Option<String> {
     }
     if entry.agent[0].is_empty() {
         return Some("agent: the first word is the program to run, e.g. agent = [\"./mybot\", \"--fast\"]".into());
-    }
-    if entry.agent_call_ms == Some(0) {
-        return Some("agent_call_ms = 0: an agent needs at least 1 ms per call".into());
     }
     None
 }
@@ -293,7 +310,9 @@ impl SessionSpec {
                     name.clone()
                 }
                 None => {
-                    let planner = match entry.agent.is_empty() {
+                    let exec = entry.game != "locm"
+                        && entry.planner.as_deref().is_some_and(|planner| planner.starts_with("exec:"));
+                    let planner = match entry.agent.is_empty() && !exec {
                         true => entry.planner.as_deref().unwrap_or("default"),
                         false => "agent",
                     };
