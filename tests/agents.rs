@@ -420,9 +420,10 @@ fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
 }
 
 /// A session's results by id, without the fields that may differ between
-/// a planner and the same planner served as an agent (its name, timings,
-/// where the replay is, and a default level's name, which lists the entry's
-/// flags and so the planner), each with its replay decoded.
+/// a planner and the same planner served as an agent (its name, the
+/// agent's command, timings, where the replay is, and a default level's
+/// name, which lists the entry's flags and so the planner), each with its
+/// replay decoded.
 fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Replay)> {
     let text = std::fs::read_to_string(dir.join(out).join("results.jsonl")).unwrap();
     let mut results: Vec<(String, tickbot::replay::Replay)> = text
@@ -430,7 +431,7 @@ fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Repla
         .map(|line| {
             let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
             let object = value.as_object_mut().unwrap();
-            for field in ["planner", "planner_us", "elapsed_us", "level"] {
+            for field in ["planner", "planner_us", "elapsed_us", "level", "agents"] {
                 object.remove(field);
             }
             let replay = object.remove("replay").unwrap();
@@ -598,4 +599,61 @@ fn an_agent_past_its_memory_limit_is_a_crash_with_its_reason_and_the_session_goe
             assert_eq!(result["outcome"], "won", "{result}");
         }
     }
+}
+
+#[test]
+fn stats_counts_each_agent_s_games_and_faults_by_kind_with_a_reason() {
+    let dir = TempDir::new().unwrap();
+    let session = "\
+        [[entry]]\nname = \"crashy\"\ngame = \"snake\"\nplanner = \"exec:sh -c 'read h; exit 3'\"\nparams = { size = \"6x6\" }\ngames = 2\n\
+        [[entry]]\nname = \"garbage\"\ngame = \"snake\"\nagent = [\"sh\", \"-c\", \"read h; read o; echo 99\"]\nparams = { size = \"6x6\" }\ngames = 1\n\
+        [[entry]]\nname = \"locm\"\ngame = \"locm\"\nplanner = \"exec:sh -c 'read x; exit 7',icebox\"\ngames = 1\n\
+        [[entry]]\nname = \"own\"\ngame = \"snake\"\nplanner = \"cycle\"\nparams = { size = \"6x6\" }\ngames = 1\n";
+    std::fs::write(dir.path().join("s.toml"), session).unwrap();
+    crate::support::tickbot(dir.path()).args(["run", "--config", "s.toml", "--out", "out"]).assert().success();
+    let output = crate::support::tickbot(dir.path()).args(["stats", "out", "--json"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let agents: Vec<(String, serde_json::Value, String, u64, String)> = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|agent| {
+            let faults: Vec<String> = agent["faults"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|fault| format!("{} {} {}", fault["kind"], fault["count"], fault["example"]))
+                .collect();
+            (
+                agent["entry"].as_str().unwrap().to_string(),
+                agent["seat"].clone(),
+                agent["command"].as_str().unwrap().to_string(),
+                agent["games"].as_u64().unwrap(),
+                faults.join("; "),
+            )
+        })
+        .collect();
+    let expected = [
+        ("crashy", serde_json::Value::Null, "sh -c 'read h; exit 3'", 2, r#""crash" 2 "crash: exited with status 3""#),
+        (
+            "garbage",
+            serde_json::Value::Null,
+            "sh -c 'read h; read o; echo 99'",
+            1,
+            r#""protocol" 1 "protocol: not a legal action now: \"99\"""#,
+        ),
+        ("locm", serde_json::json!(0), "sh -c 'read x; exit 7'", 1, r#""crash" 1 "crash: exited with status 7""#),
+    ];
+    assert_eq!(agents.len(), expected.len(), "{agents:?}");
+    for (found, (entry, seat, command, games, faults)) in agents.iter().zip(expected) {
+        assert_eq!((found.0.as_str(), &found.1, found.2.as_str(), found.3), (entry, &seat, command, games));
+        assert_eq!(found.4, faults);
+    }
+    // The table says it too.
+    crate::support::tickbot(dir.path())
+        .args(["stats", "out"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("locm seat 0: 1 games, 1 faults: crash 1"));
 }

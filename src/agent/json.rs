@@ -123,6 +123,10 @@ impl<G: Replayable> Planner<G> for JsonAgent<G> {
         vec![("command".to_string(), self.spec.command_line())]
     }
 
+    fn agents(&self) -> Vec<Option<String>> {
+        vec![Some(self.spec.command_line())]
+    }
+
     fn next_action(&mut self, game: &G, _budget: &Budget) -> Result<Decision<G::Action>, PlanError> {
         // One planner value plays one game: a planner asked about an
         // earlier tick than before is a bug of its caller.
