@@ -657,3 +657,16 @@ fn stats_counts_each_agent_s_games_and_faults_by_kind_with_a_reason() {
         .success()
         .stdout(predicates::str::contains("locm seat 0: 1 games, 1 faults: crash 1"));
 }
+
+#[test]
+fn run_s_agent_call_ms_is_the_limit_of_each_call() {
+    let dir = TempDir::new().unwrap();
+    let slow = "exec:sh -c 'read h; while read o; do sleep 0.3; echo 0; done'";
+    crate::support::tickbot(dir.path())
+        .args(["run", "snake", "--size", "6x6", "--games", "1", "--out", "out", "--planner", slow])
+        .args(["--agent-call-ms", "100", "--agent-margin", "20"])
+        .assert()
+        .success();
+    let results = std::fs::read_to_string(dir.path().join("out/results.jsonl")).unwrap();
+    assert!(results.contains("agent: timeout: no answer within 100 ms"), "{results}");
+}

@@ -134,6 +134,11 @@ pub(crate) struct RunOptions {
 /// entries' field of the same name.
 #[derive(Debug, Default, Args)]
 pub(crate) struct RunAgentArgs {
+    /// The time limit of each call to a snake, flag, slide or pipes agent, in
+    /// milliseconds (the entry's `agent_call_ms`, else 1000; LOCM's are the contest's).
+    #[arg(long, global = true, value_name = "MS", help_heading = "External agents (exec:COMMAND)",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub agent_call_ms: Option<u64>,
     /// Milliseconds added to every agent call's time limit before it is a
     /// timeout. Default: the entry's `agent_margin`, else 50.
     #[arg(long, global = true, value_name = "MS", help_heading = "External agents (exec:COMMAND)")]
@@ -166,7 +171,7 @@ struct EntryFlags {
 
 /// The run-wide flags that take a value: what follows `run GAME` may hold
 /// them, and they are not the game's.
-const RUN_FLAGS_WITH_VALUES: [&str; 18] = [
+const RUN_FLAGS_WITH_VALUES: [&str; 19] = [
     "--games",
     "--duration",
     "--seed",
@@ -182,6 +187,7 @@ const RUN_FLAGS_WITH_VALUES: [&str; 18] = [
     "--shard",
     "--shard-count",
     "--metrics",
+    "--agent-call-ms",
     "--agent-margin",
     "--agent-memory",
     "--agent-cpu",
@@ -361,6 +367,9 @@ fn apply_options(spec: &mut SessionSpec, options: &RunOptions) {
     }
     let agents = &options.agents;
     for entry in &mut spec.entries {
+        if !entry.agent.is_empty() || entry.names_exec_planner() {
+            entry.agent_call_ms = agents.agent_call_ms.or(entry.agent_call_ms);
+        }
         entry.agent_margin = agents.agent_margin.or(entry.agent_margin);
         entry.agent_memory = agents.agent_memory.or(entry.agent_memory);
         entry.agent_cpu = agents.agent_cpu.or(entry.agent_cpu);

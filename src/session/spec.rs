@@ -117,13 +117,26 @@ pub struct EntrySpec {
     pub args: Vec<String>,
 }
 
+impl EntrySpec {
+    /// Whether an `exec:` program plays instead of a planner: `planner =
+    /// "exec:..."`, or `--planner exec:...` among its flags (what `run GAME
+    /// --planner 'exec:...'` records). Not LOCM's seats.
+    pub fn names_exec_planner(&self) -> bool {
+        let exec = |value: &str| value.starts_with("exec:");
+        self.game != "locm"
+            && (self.planner.as_deref().is_some_and(exec)
+                || self.args.iter().any(|arg| arg.strip_prefix("--planner=").is_some_and(exec))
+                || self.args.windows(2).any(|pair| pair[0] == "--planner" && exec(&pair[1])))
+    }
+}
+
 /// What is wrong with an entry's `agent`, if anything.
 fn agent_mistake(entry: &EntrySpec) -> Option<String> {
     if entry.agent_call_ms == Some(0) {
         return Some("agent_call_ms = 0: an agent needs at least 1 ms per call".into());
     }
     if entry.agent.is_empty() {
-        let exec = entry.planner.as_deref().is_some_and(|planner| planner.starts_with("exec:"));
+        let exec = entry.names_exec_planner() || entry.planner.as_deref().is_some_and(|text| text.starts_with("exec:"));
         let limited = entry.agent_call_ms.is_some() && !exec;
         return limited.then(|| "agent_call_ms: give the agent it limits (agent = [...])".into());
     }
@@ -310,9 +323,7 @@ impl SessionSpec {
                     name.clone()
                 }
                 None => {
-                    let exec = entry.game != "locm"
-                        && entry.planner.as_deref().is_some_and(|planner| planner.starts_with("exec:"));
-                    let planner = match entry.agent.is_empty() && !exec {
+                    let planner = match entry.agent.is_empty() && !entry.names_exec_planner() {
                         true => entry.planner.as_deref().unwrap_or("default"),
                         false => "agent",
                     };
