@@ -15,7 +15,7 @@ fn main() -> ExitCode {
     // Like other Unix filters, end quietly when the reader of our output goes
     // away (`tickbot bench ... --json | head`) instead of panicking on EPIPE.
     sigpipe::reset();
-    match cli::execute(cli::Cli::parse()) {
+    match cli::execute(cli::Cli::parse_from(cli::agent::with_exec_planners(std::env::args_os()))) {
         Ok(code) => ExitCode::from(code as u8),
         Err(failure) => {
             eprintln!("error: {:#}", failure.error);

@@ -261,19 +261,24 @@ fn the_json_lines_games_played_by_tickbot_agent_processes_record_the_in_process_
     let flag_map = crate::support::repo_path("maps/flag/round-03.txt");
     let pipes_map = crate::support::repo_path("maps/pipes/10x10-flat.txt");
     let (flag_map, pipes_map) = (flag_map.to_str().unwrap(), pipes_map.to_str().unwrap());
-    let cases: [(&str, Vec<&str>, Vec<&str>); 4] = [
+    let cases: [(&str, Vec<&str>, Vec<&str>); 7] = [
         ("snake", vec!["--size", "8x8", "--seed", "5"], vec!["--planner", "bfs-tail"]),
         ("snake", vec!["--size", "6x6", "--seed", "2"], vec!["--planner", "cycle"]),
         ("flag", vec!["--map", flag_map, "--seed", "1"], vec!["--planner", "exact"]),
         ("pipes", vec!["--map", pipes_map, "--seed", "1"], vec!["--planner", "solve"]),
+        // idastar with its pattern databases, and the ga, which draws from
+        // the game's seed on both sides.
+        ("slide", vec!["--size", "3", "--seed", "4"], vec!["--planner", "idastar", "--no-pdb-cache"]),
+        ("slide", vec!["--size", "3", "--seed", "9"], vec!["--planner", "ga"]),
+        ("slide", vec!["--tiles", "8 6 7 2 5 4 3 0 1", "--seed", "1"], vec!["--planner", "astar"]),
     ];
     for (index, (game, level, planner)) in cases.iter().enumerate() {
         let mut in_process = vec!["play", game];
         in_process.extend(level.iter().chain(planner));
         let expected = play_and_read(dir.path(), &format!("in-{index}"), &in_process);
-        let agent = format!("{tickbot} agent {game} {}", planner.join(" "));
+        let agent = format!("exec:{tickbot} agent {game} {}", planner.join(" "));
         let mut external = vec!["play", game];
-        external.extend(level.iter().chain(&["--agent", agent.as_str()]));
+        external.extend(level.iter().chain(&["--planner", agent.as_str()]));
         let played = play_and_read(dir.path(), &format!("agent-{index}"), &external);
         assert!(expected.frames.len() > 1, "{game}: {} frames", expected.frames.len());
         assert_eq!(played.frames, expected.frames, "{game} {planner:?}");
@@ -285,7 +290,13 @@ fn the_json_lines_games_played_by_tickbot_agent_processes_record_the_in_process_
 fn a_json_lines_agent_that_answers_an_illegal_code_fails_its_game_with_the_reason() {
     let dir = TempDir::new().unwrap();
     crate::support::tickbot(dir.path())
-        .args(["play", "snake", "--size", "6x6", "--agent", "sh -c 'read header; while read line; do echo 99; done'"])
+        .args([
+            "play",
+            "snake",
+            "--size",
+            "6x6",
+            "--planner=exec:sh -c 'read header; while read line; do echo 99; done'",
+        ])
         .assert()
         .stdout(predicates::str::contains("protocol: not a legal action now: \"99\""));
 }
@@ -385,7 +396,7 @@ fn a_cpu_time_limit_ends_an_agent_that_spins() {
     assert_group_gone(pgid);
 }
 
-/// A session of snake, flag and pipes entries; `agents` makes each entry's
+/// A session of snake, flag, pipes and slide entries; `agents` makes each entry's
 /// planner a `tickbot agent GAME --planner NAME` process instead.
 fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
     let tickbot = env!("CARGO_BIN_EXE_tickbot");
@@ -393,6 +404,7 @@ fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
         ("snake", "bfs-tail", "params = { size = \"8x8\" }\n".to_string()),
         ("flag", "exact", format!("level = {:?}\n", crate::support::repo_path("maps/flag/round-03.txt"))),
         ("pipes", "solve", format!("level = {:?}\n", crate::support::repo_path("maps/pipes/10x10-flat.txt"))),
+        ("slide", "idastar", "params = { size = 3 }\n".to_string()),
     ];
     let mut text = String::from("seed = 11\n");
     for (game, planner, level) in entries {
@@ -408,9 +420,10 @@ fn jsonl_session(dir: &Path, agents: bool) -> PathBuf {
 }
 
 /// A session's results by id, without the fields that may differ between
-/// a planner and the same planner served as an agent (its name, timings,
-/// where the replay is, and a default level's name, which lists the entry's
-/// flags and so the planner), each with its replay decoded.
+/// a planner and the same planner served as an agent (its name, the
+/// agent's command, timings, where the replay is, and a default level's
+/// name, which lists the entry's flags and so the planner), each with its
+/// replay decoded.
 fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Replay)> {
     let text = std::fs::read_to_string(dir.join(out).join("results.jsonl")).unwrap();
     let mut results: Vec<(String, tickbot::replay::Replay)> = text
@@ -418,7 +431,7 @@ fn session_results(dir: &Path, out: &str) -> Vec<(String, tickbot::replay::Repla
         .map(|line| {
             let mut value: serde_json::Value = serde_json::from_str(line).unwrap();
             let object = value.as_object_mut().unwrap();
-            for field in ["planner", "planner_us", "elapsed_us", "level"] {
+            for field in ["planner", "planner_us", "elapsed_us", "level", "agents"] {
                 object.remove(field);
             }
             let replay = object.remove("replay").unwrap();
@@ -435,13 +448,15 @@ fn a_session_whose_entries_are_tickbot_agent_processes_plays_the_in_process_sess
     let dir = TempDir::new().unwrap();
     for (agents, out) in [(false, "in"), (true, "agents")] {
         let session = jsonl_session(dir.path(), agents);
+        // The agents inherit the pattern-database cache's place.
         crate::support::tickbot(dir.path())
+            .env("TICKBOT_PDB_DIR", dir.path().join("pdb"))
             .args(["run", "--config", session.to_str().unwrap(), "--out", out, "--jobs", "2"])
             .assert()
             .success();
     }
     let (expected, played) = (session_results(dir.path(), "in"), session_results(dir.path(), "agents"));
-    assert_eq!(expected.len(), 9);
+    assert_eq!(expected.len(), 12);
     assert_eq!(played.len(), expected.len());
     for ((expected_line, expected), (line, played)) in expected.iter().zip(&played) {
         assert_eq!(line, expected_line);
@@ -463,7 +478,7 @@ fn a_session_entry_agent_is_checked_before_anything_runs() {
     let cases = [
         ("game = \"locm\"\nagent = [\"./bot\"]\n", "planner = \"exec:./mybot --fast,icebox\""),
         ("game = \"snake\"\nagent = [\"./bot\"]\nplanner = \"cycle\"\n", "agent and planner: give one"),
-        ("game = \"slide\"\nagent = [\"./bot\"]\n", "slide has no agent protocol"),
+        ("game = \"slide\"\nagent = [\"\"]\n", "agent: the first word is the program to run"),
         ("game = \"snake\"\nagent_call_ms = 5\n", "give the agent it limits"),
     ];
     for (entry, message) in cases {
@@ -474,4 +489,184 @@ fn a_session_entry_agent_is_checked_before_anything_runs() {
             .code(2)
             .stderr(predicates::str::contains(message));
     }
+}
+
+/// An agent script that tries to write `outside` and then answers every
+/// observation with the first legal action (a python3 program).
+fn jsonl_agent_writing(outside: &Path) -> String {
+    let program = format!(
+        "import json, sys\n\
+         sys.stdin.readline()\n\
+         try:\n    open({outside:?}, 'w').write('x')\n\
+         except OSError:\n    pass\n\
+         for line in sys.stdin:\n    print(json.loads(line)['legal'][0], flush=True)\n",
+        outside = outside.display().to_string()
+    );
+    format!("exec:python3 -c {}", shell_words::quote(&program))
+}
+
+#[test]
+fn run_applies_the_agent_limits_and_the_sandbox_to_every_game_s_agents() {
+    let dir = TempDir::new().unwrap();
+    let outside = TempDir::new().unwrap();
+    let target = outside.path().join("escaped");
+    let agent = jsonl_agent_writing(&target);
+    let run = |out: &str, extra: &[&str]| {
+        crate::support::tickbot(dir.path())
+            .args([
+                "run",
+                "--games",
+                "1",
+                "--jobs",
+                "1",
+                "--out",
+                out,
+                "slide",
+                "--max-ticks",
+                "20",
+                "--planner",
+                &agent,
+            ])
+            .args(extra)
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("finished 1 games"));
+        let results = std::fs::read_to_string(dir.path().join(out).join("results.jsonl")).unwrap();
+        assert!(results.contains("\"planner\":\"agent\""), "{results}");
+    };
+    // Unsandboxed, the agent does write outside: the test can fail.
+    run("open", &[]);
+    assert!(target.exists());
+    std::fs::remove_file(&target).unwrap();
+    run("sandboxed", &["--sandbox", "--agent-margin", "2000"]);
+    assert!(!target.exists(), "a sandboxed agent of `run slide` wrote outside its directory");
+    // A session entry's own field does the same.
+    let session = format!(
+        "[[entry]]\ngame = \"slide\"\nplanner = {agent:?}\nsandbox = true\nparams = {{ max-ticks = 20 }}\ngames = 1\n"
+    );
+    std::fs::write(dir.path().join("s.toml"), session).unwrap();
+    crate::support::tickbot(dir.path()).args(["run", "--config", "s.toml", "--out", "entry"]).assert().success();
+    let results = std::fs::read_to_string(dir.path().join("entry/results.jsonl")).unwrap();
+    assert!(results.contains("\"entry\":\"slide-agent\""), "{results}");
+    assert!(!target.exists(), "a sandboxed entry's agent wrote outside its directory");
+}
+
+/// A JSON-lines agent (python3) that holds `mib` MiB before its first
+/// answer, then answers the first legal action every tick.
+fn jsonl_agent_allocating(mib: u64) -> String {
+    let program = format!(
+        "import json, sys\n\
+         sys.stdin.readline()\n\
+         held = bytearray({mib} * 1024 * 1024)\n\
+         for line in sys.stdin:\n    print(json.loads(line)['legal'][0], flush=True)\n"
+    );
+    format!("exec:python3 -c {}", shell_words::quote(&program))
+}
+
+#[test]
+fn an_agent_past_its_memory_limit_is_a_crash_with_its_reason_and_the_session_goes_on() {
+    let dir = TempDir::new().unwrap();
+    let session = |limit: u64| {
+        format!(
+            "seed = 3\n\
+             [[entry]]\nname = \"greedy\"\ngame = \"snake\"\nplanner = {agent:?}\nagent_memory = {limit}\n\
+             agent_call_ms = 10000\nparams = {{ size = \"6x6\" }}\ngames = 2\n\
+             [[entry]]\nname = \"cycle\"\ngame = \"snake\"\nplanner = \"cycle\"\nparams = {{ size = \"6x6\" }}\ngames = 2\n",
+            agent = jsonl_agent_allocating(256)
+        )
+    };
+    let results = |limit: u64, out: &str| -> Vec<serde_json::Value> {
+        std::fs::write(dir.path().join(format!("{out}.toml")), session(limit)).unwrap();
+        crate::support::tickbot(dir.path())
+            .args(["run", "--config", &format!("{out}.toml"), "--out", out, "--jobs", "1"])
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(dir.path().join(out).join("results.jsonl")).unwrap();
+        text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+    };
+    // With room enough, the agent plays its games out: the limit is what ends it.
+    for result in results(4096, "roomy") {
+        assert_ne!(result["outcome"], "aborted", "{result}");
+    }
+    let limited = results(64, "limited");
+    assert_eq!(limited.len(), 4);
+    for result in &limited {
+        let reason = result["reason"].as_str().unwrap();
+        if result["entry"] == "greedy" {
+            assert_eq!(result["outcome"], "aborted", "{result}");
+            assert!(reason.contains("agent: crash: exited with status 1"), "{reason}");
+        } else {
+            assert_eq!(result["outcome"], "won", "{result}");
+        }
+    }
+}
+
+#[test]
+fn stats_counts_each_agent_s_games_and_faults_by_kind_with_a_reason() {
+    let dir = TempDir::new().unwrap();
+    let session = "\
+        [[entry]]\nname = \"crashy\"\ngame = \"snake\"\nplanner = \"exec:sh -c 'read h; exit 3'\"\nparams = { size = \"6x6\" }\ngames = 2\n\
+        [[entry]]\nname = \"garbage\"\ngame = \"snake\"\nagent = [\"sh\", \"-c\", \"read h; read o; echo 99\"]\nparams = { size = \"6x6\" }\ngames = 1\n\
+        [[entry]]\nname = \"locm\"\ngame = \"locm\"\nplanner = \"exec:sh -c 'read x; exit 7',icebox\"\ngames = 1\n\
+        [[entry]]\nname = \"own\"\ngame = \"snake\"\nplanner = \"cycle\"\nparams = { size = \"6x6\" }\ngames = 1\n";
+    std::fs::write(dir.path().join("s.toml"), session).unwrap();
+    crate::support::tickbot(dir.path()).args(["run", "--config", "s.toml", "--out", "out"]).assert().success();
+    let output = crate::support::tickbot(dir.path()).args(["stats", "out", "--json"]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let agents: Vec<(String, serde_json::Value, String, u64, String)> = report["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|agent| {
+            let faults: Vec<String> = agent["faults"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|fault| format!("{} {} {}", fault["kind"], fault["count"], fault["example"]))
+                .collect();
+            (
+                agent["entry"].as_str().unwrap().to_string(),
+                agent["seat"].clone(),
+                agent["command"].as_str().unwrap().to_string(),
+                agent["games"].as_u64().unwrap(),
+                faults.join("; "),
+            )
+        })
+        .collect();
+    let expected = [
+        ("crashy", serde_json::Value::Null, "sh -c 'read h; exit 3'", 2, r#""crash" 2 "crash: exited with status 3""#),
+        (
+            "garbage",
+            serde_json::Value::Null,
+            "sh -c 'read h; read o; echo 99'",
+            1,
+            r#""protocol" 1 "protocol: not a legal action now: \"99\"""#,
+        ),
+        ("locm", serde_json::json!(0), "sh -c 'read x; exit 7'", 1, r#""crash" 1 "crash: exited with status 7""#),
+    ];
+    assert_eq!(agents.len(), expected.len(), "{agents:?}");
+    for (found, (entry, seat, command, games, faults)) in agents.iter().zip(expected) {
+        assert_eq!((found.0.as_str(), &found.1, found.2.as_str(), found.3), (entry, &seat, command, games));
+        assert_eq!(found.4, faults);
+    }
+    // The table says it too.
+    crate::support::tickbot(dir.path())
+        .args(["stats", "out"])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("locm seat 0: 1 games, 1 faults: crash 1"));
+}
+
+#[test]
+fn run_s_agent_call_ms_is_the_limit_of_each_call() {
+    let dir = TempDir::new().unwrap();
+    let slow = "exec:sh -c 'read h; while read o; do sleep 0.3; echo 0; done'";
+    crate::support::tickbot(dir.path())
+        .args(["run", "snake", "--size", "6x6", "--games", "1", "--out", "out", "--planner", slow])
+        .args(["--agent-call-ms", "100", "--agent-margin", "20"])
+        .assert()
+        .success();
+    let results = std::fs::read_to_string(dir.path().join("out/results.jsonl")).unwrap();
+    assert!(results.contains("agent: timeout: no answer within 100 ms"), "{results}");
 }

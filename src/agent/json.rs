@@ -123,6 +123,10 @@ impl<G: Replayable> Planner<G> for JsonAgent<G> {
         vec![("command".to_string(), self.spec.command_line())]
     }
 
+    fn agents(&self) -> Vec<Option<String>> {
+        vec![Some(self.spec.command_line())]
+    }
+
     fn next_action(&mut self, game: &G, _budget: &Budget) -> Result<Decision<G::Action>, PlanError> {
         // One planner value plays one game: a planner asked about an
         // earlier tick than before is a bug of its caller.
@@ -151,14 +155,14 @@ pub enum JsonServeError {
 
 /// `tickbot agent GAME`: plays one game for a JSON-lines referee. `config`
 /// takes the header's spec to this game's configuration (`None`: another
-/// game's); `make` makes the planner for it. The game is re-simulated from
+/// game's); `make` makes the planner for it and the header's seed. The game is re-simulated from
 /// the actions each observation lists, so the planner sees exactly the
 /// state it would see in process.
 pub fn serve_json<G: Replayable, P: Planner<G>>(
     mut input: impl BufRead,
     mut output: impl Write,
     config: impl FnOnce(GameSpec) -> Option<G::Config>,
-    make: impl FnOnce(&G::Config) -> Result<P, String>,
+    make: impl FnOnce(&G::Config, u64) -> Result<P, String>,
 ) -> Result<(), JsonServeError> {
     let bad = |line: u64, message: String| JsonServeError::Input { line, message };
     let mut text = String::new();
@@ -170,7 +174,7 @@ pub fn serve_json<G: Replayable, P: Planner<G>>(
     let spec: GameSpec = serde_json::from_value(header["spec"].clone()).map_err(|error| bad(1, error.to_string()))?;
     let name = spec.name();
     let config = config(spec).ok_or_else(|| bad(1, format!("a {name} game, not this one")))?;
-    let mut planner = make(&config).map_err(|message| bad(1, message))?;
+    let mut planner = make(&config, seed).map_err(|message| bad(1, message))?;
     let mut game = G::new(&config, seed);
     for line_no in 2.. {
         text.clear();

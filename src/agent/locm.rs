@@ -228,6 +228,10 @@ impl Planner<LocmGame> for LocmSeats {
         params
     }
 
+    fn agents(&self) -> Vec<Option<String>> {
+        self.agents.iter().map(|agent| agent.as_ref().map(|agent| agent.spec.command_line())).collect()
+    }
+
     fn next_action(&mut self, game: &LocmGame, _budget: &Budget) -> Result<Decision<Action>, PlanError> {
         match self.decide(game) {
             Ok((action, nodes)) => {

@@ -23,6 +23,7 @@
 //! (1,024 eight-byte counters per doubling of the range: about 190 KB for
 //! microseconds up to an hour), and histograms merge exactly.
 
+pub mod agents;
 pub mod chart;
 pub mod logs;
 pub mod paired;
@@ -354,6 +355,7 @@ pub struct Summary {
     torn_lines: u64,
     /// Each entry's place in its session (see [`Summary::order_entries`]).
     entry_rank: BTreeMap<String, usize>,
+    agents: agents::AgentTally,
 }
 
 impl Summary {
@@ -373,6 +375,7 @@ impl Summary {
             lines: 0,
             torn_lines: 0,
             entry_rank: BTreeMap::new(),
+            agents: agents::AgentTally::default(),
         }
     }
 
@@ -388,6 +391,7 @@ impl Summary {
     pub(crate) fn add(&mut self, line: &ResultLine) {
         self.lines += 1;
         self.overall.add(line);
+        self.agents.add(line);
         // The key as one string in a reused buffer: a lookup allocates
         // nothing, and a key is stored once per new group.
         self.key_buffer.clear();
@@ -445,6 +449,7 @@ impl Summary {
             slowest: slowest.into_iter().map(|slow| slow.game.clone()).collect(),
             failed: self.failed.clone(),
             failed_total: self.failed_total,
+            agents: self.agents.report(),
             lines: self.lines,
             torn_lines: self.torn_lines,
             sketch: SKETCH,
@@ -463,6 +468,8 @@ pub struct Report {
     /// The first failed games (panic, timeout, illegal) in reading order.
     pub failed: Vec<GameRef>,
     pub failed_total: u64,
+    /// External agents: games and faults per entry, seat and command.
+    pub agents: Vec<agents::AgentReport>,
     pub lines: u64,
     /// Last lines cut short (a session still running, or killed) and skipped.
     pub torn_lines: u64,
@@ -645,6 +652,7 @@ mod tests {
             planner_us: u64::from(ticks) * 3,
             elapsed_us,
             replay: None,
+            agents: Vec::new(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! flags that turn `exec:COMMAND` into an agent for `play`, `run` and
 //! `match`.
 
+use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,6 +17,7 @@ use tickbot::game::{GameSpec, Replayable};
 use tickbot::plan::Planner;
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::common::PlayArgs;
 use super::support::{Exit, ExitOnError, Failure, finished};
 
 /// `tickbot agent-exec --parent PID [--memory BYTES] [--cpu SECONDS] [--sandbox] -- PROGRAM ARGS...`
@@ -81,7 +83,11 @@ impl AgentArgs {
     /// an `exec:` that names no program.
     pub(crate) fn spec(&self, name: &str) -> anyhow::Result<Option<AgentSpec>> {
         let Some(parsed) = AgentSpec::parse(name) else { return Ok(None) };
-        let mut spec = parsed.map_err(anyhow::Error::msg)?;
+        self.limit(parsed.map_err(anyhow::Error::msg)?).map(Some)
+    }
+
+    /// `spec` with these limits, started through tickbot's launcher.
+    fn limit(&self, mut spec: AgentSpec) -> anyhow::Result<AgentSpec> {
         spec.limits = Limits {
             margin: Duration::from_millis(self.agent_margin),
             memory_bytes: self.agent_memory.map(|mib| mib * 1024 * 1024),
@@ -90,27 +96,70 @@ impl AgentArgs {
             ..Limits::default()
         };
         spec.launcher = Some(std::env::current_exe()?);
-        Ok(Some(spec))
+        Ok(spec)
     }
 }
 
-/// The external agent `--agent COMMAND` names, as a planner of `G` for
-/// the game of `seed` on `config` (none when `--agent` was not given).
+/// The external agent `play GAME --planner 'exec:COMMAND'` names (`--agent`
+/// after [`with_exec_planners`]), as a planner of `G` for the game of
+/// `options.seed` on `config`, with the limits `agents` set.
 pub(crate) fn json_agent<G: Replayable>(
-    command: Option<&str>,
-    call_ms: u64,
-    seed: u64,
+    options: &PlayArgs,
+    agents: &AgentArgs,
     config: &G::Config,
 ) -> Result<Option<JsonAgent<G>>, Failure> {
-    let Some(command) = command else { return Ok(None) };
-    let parsed = AgentSpec::parse(&format!("exec:{command}")).expect("an exec: prefix");
-    let mut spec = parsed.map_err(anyhow::Error::msg).exit_code(Exit::BadInput)?;
-    spec.launcher = Some(std::env::current_exe().exit_code(Exit::Runtime)?);
-    Ok(Some(JsonAgent::new(spec, Duration::from_millis(call_ms), seed, config)))
+    let Some(command) = options.agent.as_deref() else { return Ok(None) };
+    let spec = agents.spec(&format!("exec:{command}")).exit_code(Exit::BadInput)?.expect("an exec: prefix");
+    Ok(Some(JsonAgent::new(spec, Duration::from_millis(options.agent_call_ms), options.seed, config)))
 }
 
-/// A session entry's `agent = [PROGRAM, ARGS...]`: the program that plays
-/// its games over the JSON-lines protocol, one process per game.
+/// The games whose `--planner` may be `exec:COMMAND` (LOCM names its
+/// programs per seat in `--draft`).
+const JSON_GAMES: [&str; 4] = ["snake", "flag", "slide", "pipes"];
+
+/// Takes the first `--planner exec:COMMAND` (or `--planner=exec:COMMAND`)
+/// out of `words` and returns its value, `exec:` included.
+pub(crate) fn take_exec_planner(words: &mut Vec<String>) -> Option<String> {
+    let is_exec = |value: &str| value.starts_with("exec:");
+    let at = words.iter().enumerate().position(|(index, word)| {
+        (word == "--planner" && words.get(index + 1).is_some_and(|value| is_exec(value)))
+            || word.strip_prefix("--planner=").is_some_and(is_exec)
+    })?;
+    let word = words.remove(at);
+    Some(match word.strip_prefix("--planner=") {
+        Some(value) => value.to_string(),
+        None => words.remove(at),
+    })
+}
+
+/// The command line as clap is to read it. The planners' `--planner` flags
+/// are lists of names, so an `exec:COMMAND` there is taken out first:
+/// `play GAME --planner 'exec:COMMAND'` becomes `play GAME --agent
+/// COMMAND`, and `run GAME` drops it (its entry reads its own flags from
+/// the command line and takes it out again, see `run::build_entry`).
+pub(crate) fn with_exec_planners(args: impl Iterator<Item = OsString>) -> Vec<OsString> {
+    let args: Vec<OsString> = args.collect();
+    let Some(mut words) = args.iter().map(|arg| arg.to_str().map(str::to_string)).collect::<Option<Vec<String>>>()
+    else {
+        return args;
+    };
+    // The command, then its game (run-wide flags may stand between them).
+    let Some(command) = words.iter().position(|word| word == "play" || word == "run") else { return args };
+    let Some(game) = words[command..].iter().position(|word| JSON_GAMES.contains(&word.as_str())) else {
+        return args;
+    };
+    let mut tail = words.split_off(command + game + 1);
+    if let Some(value) = take_exec_planner(&mut tail) {
+        if words[command] == "play" {
+            tail.extend(["--agent".to_string(), value["exec:".len()..].to_string()]);
+        }
+    }
+    words.extend(tail);
+    words.into_iter().map(OsString::from).collect()
+}
+
+/// What plays a session entry's games instead of a planner: a program over
+/// the JSON-lines protocol, one process per game.
 #[derive(Clone, Debug)]
 pub(crate) struct EntryAgent {
     spec: AgentSpec,
@@ -118,16 +167,28 @@ pub(crate) struct EntryAgent {
 }
 
 impl EntryAgent {
-    /// The agent `words` names (none if empty), `call_ms` per call.
-    pub(crate) fn of(words: &[String], call_ms: Option<u64>) -> anyhow::Result<Option<EntryAgent>> {
-        let Some((program, args)) = words.split_first() else { return Ok(None) };
-        let spec = AgentSpec {
-            program: program.clone(),
-            args: args.to_vec(),
-            dir: None,
-            limits: Limits::default(),
-            launcher: Some(std::env::current_exe()?),
+    /// The agent an entry names, as `agent = [PROGRAM, ARGS...]` (`words`)
+    /// or as `exec` (its `planner = "exec:COMMAND"`, or `--planner` among
+    /// its flags); none if neither. `call_ms` per call, with `limits`.
+    pub(crate) fn of(
+        words: &[String],
+        exec: Option<&str>,
+        call_ms: Option<u64>,
+        limits: &AgentArgs,
+    ) -> anyhow::Result<Option<EntryAgent>> {
+        let spec = match (words.split_first(), exec) {
+            (Some(_), Some(_)) => anyhow::bail!("agent and planner = \"exec:...\": give one"),
+            (None, Some(exec)) => AgentSpec::parse(exec).expect("an exec: prefix").map_err(anyhow::Error::msg)?,
+            (Some((program, args)), None) => AgentSpec {
+                program: program.clone(),
+                args: args.to_vec(),
+                dir: None,
+                limits: Limits::default(),
+                launcher: None,
+            },
+            (None, None) => return Ok(None),
         };
+        let spec = limits.limit(spec)?;
         Ok(Some(EntryAgent { spec, call: Duration::from_millis(call_ms.unwrap_or(DEFAULT_CALL_MS)) }))
     }
 
@@ -141,12 +202,14 @@ impl EntryAgent {
 }
 
 /// `tickbot agent GAME` for the JSON-lines games: plays one game for the
-/// referee on stdin and stdout with the planner `make` makes.
+/// referee on stdin and stdout with the planner `make` makes for the
+/// header's configuration and seed (it may fail: slide's pattern databases).
 pub(crate) fn serve<G: Replayable, P: Planner<G>>(
     config: impl FnOnce(GameSpec) -> Option<G::Config>,
-    make: impl FnOnce(&G::Config) -> P,
+    make: impl FnOnce(&G::Config, u64) -> Result<P, Failure>,
 ) -> Result<Exit, Failure> {
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
-    serve_json::<G, P>(stdin, stdout, config, |config| Ok(make(config))).exit_code(Exit::BadInput)?;
+    let make = |config: &G::Config, seed| make(config, seed).map_err(|failure| format!("{:#}", failure.error));
+    serve_json::<G, P>(stdin, stdout, config, make).exit_code(Exit::BadInput)?;
     Ok(finished())
 }

@@ -17,13 +17,13 @@ pub(crate) struct PlayArgs {
     /// numbers draw them from it too).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// An external agent plays instead of the planner: COMMAND speaks the JSON-lines
-    /// protocol (docs/protocols.md), split into words as a shell would but run
-    /// without one.
-    #[arg(long, value_name = "COMMAND")]
+    /// What `--planner 'exec:COMMAND'` becomes (the one documented way to
+    /// name an agent; this hidden flag stays as its alias).
+    #[arg(long, value_name = "COMMAND", hide = true)]
     pub agent: Option<String>,
-    /// The agent's time limit per call, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 1000, requires = "agent")]
+    /// The time limit of each call to an agent named by --planner 'exec:COMMAND'
+    /// (the JSON-lines protocol, docs/protocols.md), in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000, help_heading = "External agents (exec:COMMAND)")]
     pub agent_call_ms: u64,
     /// Write the replay to this file.
     #[arg(long, value_name = "FILE")]

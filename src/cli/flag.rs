@@ -18,7 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::{EntryAgent, json_agent};
+use super::agent::{AgentArgs, EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, collect_files, default_parallelism, finished, interrupt_budget, play_one, print_json,
@@ -34,6 +34,8 @@ const DEFAULT_FLAG_MAP_NAME: &str = "maps/flag/round-12.txt (bundled)";
 pub(crate) struct PlayFlag {
     #[command(flatten)]
     pub flag: FlagArgs,
+    #[command(flatten)]
+    pub agents: AgentArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -69,8 +71,7 @@ pub(crate) fn play(args: PlayFlag) -> Result<Exit, Failure> {
     let level = Arc::new(level);
     let planner_level = Arc::clone(&level);
     let options = &args.options;
-    if let Some(agent) = json_agent::<FlagGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
-    {
+    if let Some(agent) = json_agent::<FlagGame>(options, &args.agents, &level)? {
         let agent = std::sync::Mutex::new(Some(agent));
         let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
         return play_one::<FlagGame, _>(level, take, options);
@@ -499,5 +500,5 @@ pub(crate) fn serve(args: ServeFlag) -> Result<Exit, Failure> {
         tickbot::game::GameSpec::Flag(config) => Some(config),
         _ => None,
     };
-    super::agent::serve::<FlagGame, _>(config, |config| args.planner.make(config))
+    super::agent::serve::<FlagGame, _>(config, |config, _| Ok(args.planner.make(config)))
 }

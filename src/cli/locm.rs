@@ -226,14 +226,14 @@ pub(crate) fn play(args: PlayLocm) -> Result<Exit, Failure> {
 
 /// `run locm` and a session's LOCM entries: each card list is a level
 /// (none: the one these flags name), played by the bots these flags choose.
-pub(crate) fn entry(locm: LocmArgs, levels: &Levels) -> anyhow::Result<Arc<dyn EntryPlayer>> {
+pub(crate) fn entry(locm: LocmArgs, levels: &Levels, agents: &AgentArgs) -> anyhow::Result<Arc<dyn EntryPlayer>> {
     let levels = levels.read(|cards| {
         let mut rules = locm.rules.clone();
         rules.cards = cards.map(Path::to_path_buf).or(rules.cards);
         rules.config()
     })?;
     let n_cards = levels[0].1.table().len();
-    if let Some(seats) = agent_seats(&locm, &AgentArgs::default(), n_cards)? {
+    if let Some(seats) = agent_seats(&locm, agents, n_cards)? {
         return Ok(GameEntry::<LocmGame, ()>::player(levels, move |_: &Config| LocmSeats::new(seats.clone())));
     }
     let bots = locm.bots(n_cards)?;

@@ -196,6 +196,9 @@ pub(crate) enum AgentGame {
     /// Reach the Flag over the JSON-lines protocol.
     #[command(after_help = EXIT_CODES)]
     Flag(flag::ServeFlag),
+    /// The sliding puzzle over the JSON-lines protocol.
+    #[command(after_help = EXIT_CODES)]
+    Slide(slide::ServeSlide),
     /// The pipe puzzle over the JSON-lines protocol.
     #[command(after_help = EXIT_CODES)]
     Pipes(pipes::ServePipes),
@@ -309,6 +312,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Agent(AgentGame::Locm(args)) => locm::serve(args),
         Command::Agent(AgentGame::Snake(args)) => snake::serve(args),
         Command::Agent(AgentGame::Flag(args)) => flag::serve(args),
+        Command::Agent(AgentGame::Slide(args)) => slide::serve(args),
         Command::Agent(AgentGame::Pipes(args)) => pipes::serve(args),
         Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
     };

@@ -18,7 +18,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::{EntryAgent, json_agent};
+use super::agent::{AgentArgs, EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, collect_files, finished, interrupt_budget, interrupted, play_one, print_json,
@@ -37,6 +37,8 @@ pub(crate) struct PlayPipes {
     /// (`no solution`, `unique`, `at least 2 solutions`) instead of playing.
     #[arg(long)]
     pub count: bool,
+    #[command(flatten)]
+    pub agents: AgentArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -149,8 +151,7 @@ pub(crate) fn play(args: PlayPipes) -> Result<Exit, Failure> {
     let level = Arc::new(config);
     let planner_level = Arc::clone(&level);
     let options = &args.options;
-    if let Some(agent) = json_agent::<PipesGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
-    {
+    if let Some(agent) = json_agent::<PipesGame>(options, &args.agents, &level)? {
         let agent = std::sync::Mutex::new(Some(agent));
         let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
         return play_one::<PipesGame, _>(level, take, options);
@@ -319,5 +320,5 @@ pub(crate) fn serve(args: ServePipes) -> Result<Exit, Failure> {
         tickbot::game::GameSpec::Pipes(config) => Some(config),
         _ => None,
     };
-    super::agent::serve::<PipesGame, _>(config, |config| args.planner.make(config))
+    super::agent::serve::<PipesGame, _>(config, |config, _| Ok(args.planner.make(config)))
 }

@@ -24,7 +24,7 @@ use tickbot::session::{
 use tickbot::sprt::paired::Measure;
 use tickbot::sprt::{LlrGauge, SprtSpec};
 
-use super::agent::EntryAgent;
+use super::agent::{AgentArgs, EntryAgent, take_exec_planner};
 use super::common::{Align, Column, Levels, Table, output_width};
 use super::flag::FlagArgs;
 use super::locm::LocmArgs;
@@ -142,6 +142,33 @@ pub(crate) struct RunOptions {
     /// ticks is better) or won. Default: the [sprt] section's, else score.
     #[arg(long, global = true, value_name = "MEASURE", requires = "sprt")]
     pub measure: Option<Measure>,
+    #[command(flatten)]
+    pub agents: RunAgentArgs,
+}
+
+/// `run`'s limits of external agents (`--planner 'exec:COMMAND'`, an
+/// entry's `agent = [...]`, LOCM's `exec:` seats): each overrides the
+/// entries' field of the same name.
+#[derive(Debug, Default, Args)]
+pub(crate) struct RunAgentArgs {
+    /// The time limit of each call to a snake, flag, slide or pipes agent, in
+    /// milliseconds (the entry's `agent_call_ms`, else 1000; LOCM's are the contest's).
+    #[arg(long, global = true, value_name = "MS", help_heading = "External agents (exec:COMMAND)",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub agent_call_ms: Option<u64>,
+    /// Milliseconds added to every agent call's time limit before it is a
+    /// timeout. Default: the entry's `agent_margin`, else 50.
+    #[arg(long, global = true, value_name = "MS", help_heading = "External agents (exec:COMMAND)")]
+    pub agent_margin: Option<u64>,
+    /// Each agent's address space limit, in MiB (the entry's `agent_memory`).
+    #[arg(long, global = true, value_name = "MIB", help_heading = "External agents (exec:COMMAND)")]
+    pub agent_memory: Option<u64>,
+    /// Each agent's CPU time limit per game, in seconds (the entry's `agent_cpu`).
+    #[arg(long, global = true, value_name = "SECONDS", help_heading = "External agents (exec:COMMAND)")]
+    pub agent_cpu: Option<u64>,
+    /// Run every entry's agents in the sandbox (docs/protocols.md; the entry's `sandbox`).
+    #[arg(long, global = true, help_heading = "External agents (exec:COMMAND)")]
+    pub sandbox: bool,
 }
 
 /// The bundled default session: every game and planner on bundled levels.
@@ -161,7 +188,7 @@ struct EntryFlags {
 
 /// The run-wide flags that take a value: what follows `run GAME` may hold
 /// them, and they are not the game's.
-const RUN_FLAGS_WITH_VALUES: [&str; 17] = [
+const RUN_FLAGS_WITH_VALUES: [&str; 21] = [
     "--games",
     "--duration",
     "--seed",
@@ -179,6 +206,10 @@ const RUN_FLAGS_WITH_VALUES: [&str; 17] = [
     "--metrics",
     "--sprt",
     "--measure",
+    "--agent-call-ms",
+    "--agent-margin",
+    "--agent-memory",
+    "--agent-cpu",
 ];
 
 /// Where a session file came from, for messages.
@@ -283,6 +314,10 @@ fn one_game_session(game: &RunGame, options: &RunOptions) -> Result<SessionSpec,
         planner: None,
         agent: Vec::new(),
         agent_call_ms: None,
+        agent_margin: None,
+        agent_memory: None,
+        agent_cpu: None,
+        sandbox: None,
         games: Some(options.games.unwrap_or(DEFAULT_GAME_COUNT)),
         weight: None,
         params: Default::default(),
@@ -309,7 +344,7 @@ fn game_flags(game: &str) -> Vec<String> {
             continue;
         }
         let flag_name = arg.split_once('=').map_or(arg.as_str(), |(name, _)| name);
-        if RUN_FLAGS_WITH_VALUES.contains(&flag_name) || arg == "--overwrite" {
+        if RUN_FLAGS_WITH_VALUES.contains(&flag_name) || arg == "--overwrite" || arg == "--sandbox" {
             continue;
         }
         if seen_game {
@@ -348,6 +383,16 @@ fn apply_options(spec: &mut SessionSpec, options: &RunOptions) {
     }
     if let Some(duration) = options.duration {
         spec.duration = Some(duration);
+    }
+    let agents = &options.agents;
+    for entry in &mut spec.entries {
+        if !entry.agent.is_empty() || entry.names_exec_planner() {
+            entry.agent_call_ms = agents.agent_call_ms.or(entry.agent_call_ms);
+        }
+        entry.agent_margin = agents.agent_margin.or(entry.agent_margin);
+        entry.agent_memory = agents.agent_memory.or(entry.agent_memory);
+        entry.agent_cpu = agents.agent_cpu.or(entry.agent_cpu);
+        entry.sandbox = if agents.sandbox { Some(true) } else { entry.sandbox };
     }
 }
 
@@ -733,23 +778,31 @@ fn build_entry(spec: &SessionSpec, number: usize, source: Option<&Source>) -> Re
         }
     }
     argv.extend(entry.args.iter().cloned());
+    // An exec: planner is an agent, not a planner's name (LOCM's are seats of --draft).
+    let exec = if entry.game == "locm" { None } else { take_exec_planner(&mut argv) };
     let flags = EntryFlags::try_parse_from(&argv).map_err(|error| {
         let text = error.to_string();
         let first = text.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
         bad(anyhow!("{first} (flags: {})", argv.join(" ")))
     })?;
     let levels = levels(entry, &argv).map_err(bad)?;
-    let agent = EntryAgent::of(&entry.agent, entry.agent_call_ms).map_err(bad)?;
+    let limits = AgentArgs {
+        agent_margin: entry.agent_margin.unwrap_or(AgentArgs::default().agent_margin),
+        agent_memory: entry.agent_memory,
+        agent_cpu: entry.agent_cpu,
+        sandbox: entry.sandbox.unwrap_or(false),
+    };
+    let agent = EntryAgent::of(&entry.agent, exec.as_deref(), entry.agent_call_ms, &limits).map_err(bad)?;
     let player: std::sync::Arc<dyn EntryPlayer> = match flags.game {
         RunGame::Snake(args) => super::snake::entry(args, &levels, agent).map_err(bad)?,
         RunGame::Flag(args) => {
             super::flag::entry(args, &levels, agent).map_err(|failure| with_place(&place, failure))?
         }
         RunGame::Slide(args) => {
-            super::slide::entry(args, &levels, spec.seed).map_err(|failure| with_place(&place, failure))?
+            super::slide::entry(args, &levels, spec.seed, agent).map_err(|failure| with_place(&place, failure))?
         }
         RunGame::Pipes(args) => super::pipes::entry(args, &levels, agent).map_err(bad)?,
-        RunGame::Locm(args) => super::locm::entry(args, &levels).map_err(bad)?,
+        RunGame::Locm(args) => super::locm::entry(args, &levels, &limits).map_err(bad)?,
     };
     Ok(Entry { name, weight: entry.weight.unwrap_or(1), games: entry.games, player })
 }

@@ -23,6 +23,7 @@ use tickbot::rng::derive_seed;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
+use super::agent::{AgentArgs, EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs};
 use super::support::{Exit, ExitOnError, Failure, interrupt_budget, interrupted, play_one, print_json, progress_bar};
 
@@ -37,6 +38,8 @@ pub(crate) struct PlaySlide {
     /// Which instance of --instances to play (1-based).
     #[arg(long, default_value_t = 1, requires = "instances")]
     pub index: u32,
+    #[command(flatten)]
+    pub agents: AgentArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -249,8 +252,15 @@ pub(crate) fn play(args: PlaySlide) -> Result<Exit, Failure> {
             args.index
         )));
     };
-    let (planner, _) = args.slide.planner(case.config.side(), args.options.seed)?;
-    play_one::<SlideGame, _>(Arc::new(case.config), move || planner.make(), &args.options)
+    let options = &args.options;
+    let level = Arc::new(case.config);
+    if let Some(agent) = json_agent::<SlideGame>(options, &args.agents, &level)? {
+        let agent = Mutex::new(Some(agent));
+        let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
+        return play_one::<SlideGame, _>(level, take, options);
+    }
+    let (planner, _) = args.slide.planner(level.side(), options.seed)?;
+    play_one::<SlideGame, _>(level, move || planner.make(), options)
 }
 
 pub(crate) fn bench(args: BenchSlide) -> Result<Exit, Failure> {
@@ -492,8 +502,14 @@ fn random_cases(args: &SlideArgs, count: u32, seed: u64) -> Result<Vec<SlideCase
 
 /// `run slide` and a session's Slide entries: every instance of each
 /// instance file is a level (none: the start these flags name), played by
-/// the planner these flags choose; `seed` seeds the ga planner.
-pub(crate) fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<dyn EntryPlayer>, Failure> {
+/// the planner these flags choose or by the entry's agent; `seed` seeds the
+/// ga planner.
+pub(crate) fn entry(
+    args: SlideArgs,
+    levels: &Levels,
+    seed: u64,
+    agent: Option<EntryAgent>,
+) -> Result<Arc<dyn EntryPlayer>, Failure> {
     let mut cases = Vec::new();
     for (name, file) in levels.files() {
         let mut args = args.clone();
@@ -511,6 +527,34 @@ pub(crate) fn entry(args: SlideArgs, levels: &Levels, seed: u64) -> Result<Arc<d
     if cases.iter().any(|(_, config)| config.side() != side) {
         return Err(Failure::bad_input(anyhow!("the instances of one entry must all have the same board size")));
     }
+    if let Some(agent) = agent {
+        return Ok(agent.player::<SlideGame>(cases));
+    }
     let (planner, _) = args.planner(side, seed)?;
     Ok(GameEntry::<SlideGame, ()>::player(cases, move |_: &Config| planner.make()))
+}
+
+/// `tickbot agent slide`: the planner these flags name, for a JSON-lines
+/// referee. Its pattern databases (idastar) are loaded or built as `play
+/// slide` does, once, when the header has said the board's size.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeSlide {
+    #[command(flatten)]
+    pub planner: PlannerArgs,
+    /// The ga planner's seed. Default: the game's, from the header (as
+    /// `play slide --seed` seeds both).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+pub(crate) fn serve(args: ServeSlide) -> Result<Exit, Failure> {
+    let config = |spec| match spec {
+        tickbot::game::GameSpec::Slide(config) => Some(config),
+        _ => None,
+    };
+    let slide = SlideArgs { planner: args.planner, ..SlideArgs::default() };
+    super::agent::serve::<SlideGame, _>(config, |config: &Config, seed| {
+        let (planner, _) = slide.planner(config.side(), args.seed.unwrap_or(seed))?;
+        Ok(planner.make())
+    })
 }

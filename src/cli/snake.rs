@@ -16,7 +16,7 @@ use tickbot::progress::Progress;
 
 use tickbot::session::{EntryPlayer, GameEntry};
 
-use super::agent::{EntryAgent, json_agent};
+use super::agent::{AgentArgs, EntryAgent, json_agent};
 use super::common::{Levels, PlayArgs, parse_size};
 use super::support::{
     Exit, ExitOnError, Failure, default_parallelism, finished, interrupt_budget, play_one, print_json, progress_bar,
@@ -30,6 +30,8 @@ const DEFAULT_SNAKE_MAP_NAME: &str = "maps/snake/hawstein.txt (bundled)";
 pub(crate) struct PlaySnake {
     #[command(flatten)]
     pub snake: SnakeArgs,
+    #[command(flatten)]
+    pub agents: AgentArgs,
     #[command(flatten)]
     pub options: PlayArgs,
 }
@@ -166,8 +168,7 @@ pub(crate) fn play(args: PlaySnake) -> Result<Exit, Failure> {
     let level = Arc::new(args.snake.config().exit_code(Exit::BadInput)?);
     let planner_level = Arc::clone(&level);
     let options = &args.options;
-    if let Some(agent) = json_agent::<SnakeGame>(options.agent.as_deref(), options.agent_call_ms, options.seed, &level)?
-    {
+    if let Some(agent) = json_agent::<SnakeGame>(options, &args.agents, &level)? {
         let agent = std::sync::Mutex::new(Some(agent));
         let take = move || agent.lock().expect("not poisoned").take().expect("one game, one agent");
         return play_one::<SnakeGame, _>(level, take, options);
@@ -240,5 +241,5 @@ pub(crate) fn serve(args: ServeSnake) -> Result<Exit, Failure> {
         tickbot::game::GameSpec::Snake(config) => Some(config),
         _ => None,
     };
-    super::agent::serve::<SnakeGame, _>(config, |config| args.planner.make(config))
+    super::agent::serve::<SnakeGame, _>(config, |config, _| Ok(args.planner.make(config)))
 }

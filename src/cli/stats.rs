@@ -12,6 +12,7 @@ use anyhow::{Context, anyhow};
 use clap::Args;
 use flate2::read::MultiGzDecoder;
 
+use tickbot::analysis::agents::{AgentReport, FAULT_KINDS};
 use tickbot::analysis::logs::{LogReport, LogSummary, read_log};
 use tickbot::analysis::paired::{
     GroupOutcomes, GroupTest, PairedComparison, PairedSides, SideOf, read_outcomes, read_paired, read_session_test,
@@ -370,6 +371,39 @@ fn print_groups(groups: &[&GroupReport], title: &str) {
     }
 }
 
+/// The most of an agent's command shown on its line.
+const COMMAND_SHOWN: usize = 100;
+
+/// External agents: per entry (and seat), the command, its games and its
+/// faults by kind with the first reason of each.
+fn print_agents(agents: &[AgentReport]) {
+    if agents.is_empty() {
+        return;
+    }
+    println!("  external agents: games and faults (kinds: {}):", FAULT_KINDS.join(", "));
+    let width = output_width();
+    for agent in agents {
+        let seat = agent.seat.map_or_else(String::new, |seat| format!(" seat {seat}"));
+        let kinds: Vec<String> = agent.faults.iter().map(|fault| format!("{} {}", fault.kind, fault.count)).collect();
+        let faults = match agent.total_faults() {
+            0 => "no faults".to_string(),
+            total => format!("{total} faults: {}", kinds.join(", ")),
+        };
+        let mut command: String = agent.command.chars().take(COMMAND_SHOWN).collect();
+        if agent.command.chars().count() > COMMAND_SHOWN {
+            command.push('…');
+        }
+        let command = command.replace('\n', "\\n");
+        println!(
+            "{}",
+            wrap(&format!("    {}{seat}: {} games, {faults}  {command}", agent.entry, agent.games), width, 6)
+        );
+        for fault in &agent.faults {
+            println!("{}", wrap(&format!("      first {}: {}", fault.kind, fault.example), width, 8));
+        }
+    }
+}
+
 fn print_games(title: &str, games: &[GameRef]) {
     if games.is_empty() {
         return;
@@ -418,6 +452,7 @@ fn print_report(report: &Report, files: &[PathBuf]) {
             &report.failed,
         );
     }
+    print_agents(&report.agents);
     if report.torn_lines > 0 {
         println!("  {} last line(s) cut short and skipped (a session still running, or killed)", report.torn_lines);
     }

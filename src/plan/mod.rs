@@ -29,6 +29,13 @@ pub trait Planner<G: Game>: Send + 'static {
     /// Its parameters as `(name, value)` pairs, recorded in replay headers.
     fn params(&self) -> Vec<(String, String)>;
 
+    /// The external programs that play for this planner, one per seat
+    /// (`None`: a seat tickbot's own bots play), for the results lines
+    /// and `stats`; empty for a planner that is all tickbot's.
+    fn agents(&self) -> Vec<Option<String>> {
+        Vec::new()
+    }
+
     /// The action to play now. `game` is running.
     fn next_action(&mut self, game: &G, budget: &Budget) -> Result<Decision<G::Action>, PlanError>;
 }
@@ -42,6 +49,10 @@ impl<G: Game> Planner<G> for Box<dyn Planner<G>> {
 
     fn params(&self) -> Vec<(String, String)> {
         (**self).params()
+    }
+
+    fn agents(&self) -> Vec<Option<String>> {
+        (**self).agents()
     }
 
     fn next_action(&mut self, game: &G, budget: &Budget) -> Result<Decision<G::Action>, PlanError> {

@@ -18,6 +18,7 @@ use crate::plan::Planner;
 use crate::replay::{Footer, Header, PlannerInfo};
 use crate::session::commit::{Pending, ReplayPart};
 use crate::session::entry::Keep;
+use crate::session::report::Agents;
 use crate::session::ticks::{Ending, Halt, play_ticks};
 use crate::session::workers::{Abandoned, Done, Finished, Lane};
 use crate::session::{EntryPlayer, GAME_EVENTS, GameJob, GameRecord, game_id};
@@ -114,6 +115,7 @@ fn play_game<G: Replayable, P: Planner<G>>(
 ) -> Option<Finished> {
     let started = Instant::now();
     let planner_name = planner.name();
+    let agents = planner.agents();
     let mut game = G::new(level, job.seed);
     let id = game_id(&job.entry, job.index);
     info!(target: GAME_EVENTS, game = G::NAME, id = %id, seed = job.seed, planner = planner_name, "game_start");
@@ -142,6 +144,7 @@ fn play_game<G: Replayable, P: Planner<G>>(
         game: G::NAME,
         level: level_name.to_string(),
         planner: planner_name,
+        agents,
         started,
         ticks: game.tick(),
         score: game.score(),
@@ -174,6 +177,8 @@ pub(super) struct LiveGame {
     game: &'static str,
     level: String,
     planner: &'static str,
+    /// The external programs that play, per seat (`Planner::agents`).
+    agents: Vec<Option<String>>,
     started: Instant,
     /// The game's tick and score after its last step.
     pub(super) ticks: u32,
@@ -235,6 +240,7 @@ impl LiveGame {
             planner_us: self.planner_time.as_micros() as u64,
             elapsed_us: self.started.elapsed().as_micros() as u64,
             replay: replay.as_ref().map(|sealed| sealed.path().to_path_buf()),
+            agents: (!self.agents.is_empty()).then(|| Box::new(Agents(self.agents))),
         };
         log_game_end(&record);
         Finished(Done::Recorded(Pending { entry_number: self.entry_number, record, replay }))

@@ -31,7 +31,17 @@ pub struct GameRecord {
     pub(crate) planner_us: u64,
     pub elapsed_us: u64,
     pub replay: Option<PathBuf>,
+    /// The external programs that played, per seat (see
+    /// [`crate::plan::Planner::agents`]); absent when none did (boxed: a
+    /// record waits in the workers' queues, and most have none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) agents: Option<Box<Agents>>,
 }
+
+/// The external programs that played a game, per seat (`None`: tickbot's).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub(crate) struct Agents(pub(crate) Vec<Option<String>>);
 
 /// Running totals over finished games.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

@@ -85,9 +85,11 @@ pub struct EntrySpec {
     /// The planner, as `--planner` names it (LOCM: the draft bots, A,B).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planner: Option<String>,
-    /// An external program plays instead of a planner (snake, flag and
-    /// pipes, over the JSON-lines protocol): the program and its
-    /// arguments, run without a shell, e.g. `agent = ["./mybot", "--fast"]`.
+    /// An external program plays instead of a planner (snake, flag, slide
+    /// and pipes, over the JSON-lines protocol): the program and its
+    /// arguments, run without a shell, e.g. `agent = ["./mybot", "--fast"]`
+    /// (`planner = "exec:./mybot --fast"` says the same, split as a shell
+    /// would).
     /// LOCM names programs per seat in `planner` instead:
     /// `planner = "exec:./mybot --fast,icebox"`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -95,6 +97,19 @@ pub struct EntrySpec {
     /// The agent's time limit per call, in milliseconds (default 1000).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_call_ms: Option<u64>,
+    /// Milliseconds added to each call's limit before it is a timeout
+    /// (default 50), for this entry's agents (LOCM's `exec:` seats too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_margin: Option<u64>,
+    /// Each agent's address space limit, MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_memory: Option<u64>,
+    /// Each agent's CPU time limit per game, seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent_cpu: Option<u64>,
+    /// Run this entry's agents in the sandbox.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<bool>,
     /// Exactly this many games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub games: Option<u64>,
@@ -195,27 +210,42 @@ fn sprt_mistake(section: &SprtSection, entries: &[EntrySpec]) -> Option<String> 
     None
 }
 
+impl EntrySpec {
+    /// Whether an `exec:` program plays instead of a planner: `planner =
+    /// "exec:..."`, or `--planner exec:...` among its flags (what `run GAME
+    /// --planner 'exec:...'` records). Not LOCM's seats.
+    pub fn names_exec_planner(&self) -> bool {
+        let exec = |value: &str| value.starts_with("exec:");
+        self.game != "locm"
+            && (self.planner.as_deref().is_some_and(exec)
+                || self.args.iter().any(|arg| arg.strip_prefix("--planner=").is_some_and(exec))
+                || self.args.windows(2).any(|pair| pair[0] == "--planner" && exec(&pair[1])))
+    }
+}
+
 /// What is wrong with an entry's `agent`, if anything.
 fn agent_mistake(entry: &EntrySpec) -> Option<String> {
+    if entry.agent_call_ms == Some(0) {
+        return Some("agent_call_ms = 0: an agent needs at least 1 ms per call".into());
+    }
     if entry.agent.is_empty() {
-        return entry.agent_call_ms.is_some().then(|| "agent_call_ms: give the agent it limits (agent = [...])".into());
+        let exec = entry.names_exec_planner() || entry.planner.as_deref().is_some_and(|text| text.starts_with("exec:"));
+        let limited = entry.agent_call_ms.is_some() && !exec;
+        return limited.then(|| "agent_call_ms: give the agent it limits (agent = [...])".into());
     }
     if entry.game == "locm" {
         return Some(
             "agent: LOCM names a program per seat in planner, e.g. planner = \"exec:./mybot --fast,icebox\"".into(),
         );
     }
-    if !["snake", "flag", "pipes"].contains(&entry.game.as_str()) {
-        return Some(format!("agent: {} has no agent protocol; agents play snake, flag and pipes", entry.game));
+    if !["snake", "flag", "slide", "pipes"].contains(&entry.game.as_str()) {
+        return Some(format!("agent: {} has no agent protocol; agents play snake, flag, slide and pipes", entry.game));
     }
     if entry.planner.is_some() {
         return Some("agent and planner: give one (the agent plays instead of a planner)".into());
     }
     if entry.agent[0].is_empty() {
         return Some("agent: the first word is the program to run, e.g. agent = [\"./mybot\", \"--fast\"]".into());
-    }
-    if entry.agent_call_ms == Some(0) {
-        return Some("agent_call_ms = 0: an agent needs at least 1 ms per call".into());
     }
     None
 }
@@ -391,7 +421,7 @@ impl SessionSpec {
                     name.clone()
                 }
                 None => {
-                    let planner = match entry.agent.is_empty() {
+                    let planner = match entry.agent.is_empty() && !entry.names_exec_planner() {
                         true => entry.planner.as_deref().unwrap_or("default"),
                         false => "agent",
                     };

@@ -288,6 +288,8 @@ pub(crate) struct ResultLine {
     #[serde(default)]
     pub(crate) elapsed_us: u64,
     pub(crate) replay: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) agents: Vec<Option<String>>,
 }
 
 /// The results file, open for appending.
