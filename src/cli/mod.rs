@@ -71,7 +71,7 @@ pub(crate) enum Command {
     /// `--shard I/N` (or a batch engine's array index) plays one shard of the
     /// session on this machine; `tickbot merge` joins the shards' directories.
     #[command(after_help = EXIT_CODES, subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// What finished sessions say: per entry (or --by game,planner, level) the
     /// outcomes, win rate with a 95% interval, mean score, percentiles of ticks and
     /// planner time, the slowest and failed games with their replays; --compare two
@@ -288,7 +288,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
     support::install_interrupt_handler().exit_code(Exit::Runtime)?;
     end_when_stuck_after_a_signal().exit_code(Exit::Runtime)?;
     let outcome = match cli.command {
-        Command::Run(args) => run::execute(args, &cli.log_dir),
+        Command::Run(args) => run::execute(*args, &cli.log_dir),
         Command::Stats(args) => stats::execute(args),
         Command::Merge(args) => merge::execute(args),
         Command::Status(args) => status::execute(args),
