@@ -67,7 +67,7 @@ pub(crate) enum Command {
     /// game and one synced JSON line per finished game to DIR/results.jsonl, then a
     /// per-entry table. Plays the session file given by --config, one game type
     /// (`run GAME ...`), or without either the bundled default session (every
-    /// game and planner, about a minute). `--resume DIR` continues a stopped one.
+    /// game and planner, a few seconds). `--resume DIR` continues a stopped one.
     /// `--shard I/N` (or a batch engine's array index) plays one shard of the
     /// session on this machine; `tickbot merge` joins the shards' directories.
     #[command(after_help = EXIT_CODES, subcommand_value_name = "GAME", subcommand_help_heading = "Games")]
