@@ -45,6 +45,25 @@ fn a_sequential_match_decides_h1_for_the_stronger_drafter_and_h0_against_itself(
 }
 
 #[test]
+fn an_agent_side_is_tested_sequentially_to_the_in_process_verdict() {
+    // `tickbot agent locm` plays exactly the in-process games, so a
+    // sequential match with it as side A must stop where icebox's does.
+    let dir = TempDir::new().unwrap();
+    let in_process = sprt_match(dir.path(), "icebox,max-attack", "elo0=0,elo1=50", "2");
+    let agent = format!("exec:{} agent locm --draft icebox --battle greedy", env!("CARGO_BIN_EXE_tickbot"));
+    let drafts = format!("{agent},max-attack");
+    let args = ["--sprt", "elo0=0,elo1=50", "--seed", "5", "--threads", "2", "--agent-margin", "5000", "--json"];
+    let external = json_output(dir.path(), &[&["match", "locm", "--draft", drafts.as_str()][..], &args[..]].concat());
+    assert_eq!(external["decision"]["verdict"], "H1", "{external}");
+    for key in ["decision", "games", "wins_a", "wins_a_first", "wins_a_second"] {
+        assert_eq!(external[key], in_process[key], "{key}");
+    }
+    assert_eq!(external["sprt"]["llr"], in_process["sprt"]["llr"]);
+    assert_eq!((external["faults_a"].as_u64(), external["faults_b"].as_u64()), (Some(0), Some(0)), "{external}");
+    assert!(external["draft_a"].as_str().unwrap().starts_with("exec:"), "{external}");
+}
+
+#[test]
 fn a_bad_spec_exits_2_naming_what_is_wrong() {
     let dir = TempDir::new().unwrap();
     let base = ["match", "locm", "--draft", "icebox,random", "--sprt"];

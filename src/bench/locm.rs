@@ -158,6 +158,33 @@ impl Side {
             Side::Agent(spec) => Seat::Agent(spec.clone()),
         }
     }
+
+    /// The name a report gives the side: the drafter's, or `exec:` and the
+    /// command as typed.
+    pub(super) fn name(&self) -> String {
+        match self {
+            Side::Bots(draft) => draft.name().to_string(),
+            Side::Agent(spec) => format!("exec:{}", spec.command_line()),
+        }
+    }
+}
+
+/// The two seatings of a match between sides: A in seat 0, then in seat 1.
+pub(super) fn side_seatings([a, b]: &[Side; 2], battle: [BattleBot; 2]) -> (LocmSeats, LocmSeats) {
+    (LocmSeats::new([a.seat(battle[0]), b.seat(battle[1])]), LocmSeats::new([b.seat(battle[0]), a.seat(battle[1])]))
+}
+
+/// Game `index` of a match between sides, as [`play_in_match`] plays it
+/// between bots: draft `index / 2`, A in seat `index % 2`.
+pub(super) fn play_side_game(
+    config: &Config,
+    (a_first, b_first): &mut (LocmSeats, LocmSeats),
+    master_seed: u64,
+    index: u64,
+) -> SeatsResult {
+    let seed = derive_seed(master_seed, index / 2);
+    let seats = if index % 2 == 0 { a_first } else { b_first };
+    seats.play_out(LocmGame::new(config, seed))
 }
 
 /// [`play_match`] between two sides, either of which may be an agent.
@@ -172,14 +199,8 @@ pub fn play_sides(
     let [a, b] = sides;
     let n_games = 2 * n_pairs.max(1);
     workers.progress.set_total(n_games);
-    let make = || {
-        (LocmSeats::new([a.seat(battle[0]), b.seat(battle[1])]), LocmSeats::new([b.seat(battle[0]), a.seat(battle[1])]))
-    };
-    let play = |(a_first, b_first): &mut (LocmSeats, LocmSeats), index: u64| {
-        let seed = derive_seed(master_seed, index / 2);
-        let seats = if index % 2 == 0 { a_first } else { b_first };
-        seats.play_out(LocmGame::new(config, seed))
-    };
+    let make = || side_seatings(sides, battle);
+    let play = |seats: &mut _, index: u64| play_side_game(config, seats, master_seed, index);
     let gathered = map_indexed(n_games, workers, make, play);
     // Game 2k has A in seat 0, game 2k+1 in seat 1.
     let won_by_a = |(index, result): &(u64, SeatsResult)| u64::from(result.winner) == index % 2;
@@ -202,13 +223,9 @@ pub fn play_sides(
             fault_examples.push(format!("game {index}: {side} (player {seat}) {fault}"));
         }
     }
-    let side_name = |side: &Side| match side {
-        Side::Bots(draft) => draft.name().to_string(),
-        Side::Agent(spec) => format!("exec:{}", spec.command_line()),
-    };
     LocmMatchReport {
-        draft_a: side_name(a),
-        draft_b: side_name(b),
+        draft_a: a.name(),
+        draft_b: b.name(),
         battle: format!("{},{}", battle[0].name(), battle[1].name()),
         games: played,
         seed: master_seed,

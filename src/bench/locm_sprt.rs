@@ -4,14 +4,15 @@
 //! test in draft order, and the test decides at the first pair whose LLR
 //! crosses a bound. The verdict and the games it took depend only on the
 //! seed and the bots: not on the thread count, nor on the batch sizes
-//! (games a batch played past the deciding pair are not counted).
+//! (games a batch played past the deciding pair are not counted). A side
+//! may be an external agent (`exec:`): its games go through its process, and
+//! a fault loses the game for the seat at fault, as in the fixed-size match.
 
 use serde::Serialize;
 
-use super::locm::{play_in_match, rate, seatings};
+use super::locm::{Side, play_in_match, play_side_game, rate, seatings, side_seatings};
 use crate::game::locm::Config;
 use crate::game::locm::plan::BattleBot;
-use crate::game::locm::plan::draft::DraftBot;
 use crate::par::{Workers, map_indexed};
 use crate::sprt::{Decision, LlrGauge, Observation, Points, SequentialTest, Sprt, SprtSpec, SprtStatus, Unit};
 
@@ -29,6 +30,10 @@ pub struct LocmSprtReport {
     pub draft_b: String,
     pub battle: String,
     pub seed: u64,
+    /// Games played that a side lost by an agent's fault (timeout, crash,
+    /// protocol), over all games played.
+    pub faults_a: u64,
+    pub faults_b: u64,
     /// The most games the match would play undecided.
     pub max_games: u64,
     /// The test over the pairs counted, from drafter A's view.
@@ -56,9 +61,9 @@ pub struct LocmSprtReport {
 #[derive(Clone, Copy, Debug)]
 pub struct SprtMatch<'a> {
     pub config: &'a Config,
-    pub draft_a: &'a DraftBot,
-    pub draft_b: &'a DraftBot,
-    /// The battle bots of seat 0 and seat 1.
+    /// Side A (tested against B) and side B: drafters, or agents.
+    pub sides: &'a [Side; 2],
+    /// The battle bots of seat 0 and seat 1 (of the sides that are bots).
     pub battle: [BattleBot; 2],
     pub spec: SprtSpec,
     /// Drafts at most (two games each).
@@ -69,25 +74,49 @@ pub struct SprtMatch<'a> {
 /// Plays drafter A against drafter B until the test decides or
 /// `max_pairs` drafts are played. The LLR after each batch goes to `gauge`.
 pub fn play_sprt_match(setup: &SprtMatch, workers: &Workers, gauge: &LlrGauge) -> LocmSprtReport {
-    let SprtMatch { config, draft_a, draft_b, battle, spec, max_pairs, master_seed } = *setup;
+    let SprtMatch { config, sides, battle, spec, max_pairs, master_seed } = *setup;
     let max_pairs = max_pairs.max(1);
     workers.progress.set_total(2 * max_pairs);
     let mut test = SequentialTest::new(Sprt::new(spec, Unit::Pairs));
     // Per draft, whether A won as player 0 and as player 1.
     let mut pairs_won: Vec<(bool, bool)> = Vec::new();
+    let (mut faults_a, mut faults_b) = (0, 0);
     let (mut wall_seconds, mut cpu_seconds, mut threads, mut interrupted) = (0.0, 0.0, 1, false);
     let mut batch = FIRST_BATCH;
     while (pairs_won.len() as u64) < max_pairs && test.decision().is_none() {
         let first_pair = pairs_won.len() as u64;
         let n_pairs = batch.min(max_pairs - first_pair);
-        let make = || seatings(draft_a, draft_b, battle);
-        let play = |bots: &mut _, index: u64| play_in_match(config, bots, master_seed, 2 * first_pair + index);
-        let gathered = map_indexed(2 * n_pairs, workers, make, play);
+        let first_game = 2 * first_pair;
+        // Per game, the winning seat and the seat at fault if any.
+        let gathered = match sides {
+            [Side::Bots(a), Side::Bots(b)] => {
+                let make = || seatings(a, b, battle);
+                let play =
+                    |bots: &mut _, index: u64| (play_in_match(config, bots, master_seed, first_game + index), None);
+                map_indexed(2 * n_pairs, workers, make, play)
+            }
+            _ => {
+                let make = || side_seatings(sides, battle);
+                let play = |seats: &mut _, index: u64| {
+                    let result = play_side_game(config, seats, master_seed, first_game + index);
+                    (result.winner, result.fault.map(|(seat, _)| seat))
+                };
+                map_indexed(2 * n_pairs, workers, make, play)
+            }
+        };
+        for (index, (_, fault)) in &gathered.results {
+            // Game 2k has A in seat 0, game 2k + 1 in seat 1.
+            match fault.map(|seat| u64::from(seat) == index % 2) {
+                Some(true) => faults_a += 1,
+                Some(false) => faults_b += 1,
+                None => {}
+            }
+        }
         (wall_seconds, cpu_seconds, threads) =
             (wall_seconds + gathered.wall_seconds, cpu_seconds + gathered.cpu_seconds, gathered.threads);
         // Finished games are a prefix of the batch: keep its whole pairs.
         for pair in gathered.results.chunks_exact(2) {
-            let (a_first, a_second) = (pair[0].1 == 0, pair[1].1 == 1);
+            let (a_first, a_second) = (pair[0].1.0 == 0, pair[1].1.0 == 1);
             let index = pairs_won.len() as u64;
             test.record(index, Observation::Pair(points(a_first), points(a_second)));
             pairs_won.push((a_first, a_second));
@@ -104,10 +133,12 @@ pub fn play_sprt_match(setup: &SprtMatch, workers: &Workers, gauge: &LlrGauge) -
     let wins_a_second = pairs_won[..counted].iter().filter(|(_, second)| *second).count() as u64;
     let games_played = 2 * pairs_won.len();
     LocmSprtReport {
-        draft_a: draft_a.name().to_string(),
-        draft_b: draft_b.name().to_string(),
+        draft_a: sides[0].name(),
+        draft_b: sides[1].name(),
         battle: format!("{},{}", battle[0].name(), battle[1].name()),
         seed: master_seed,
+        faults_a,
+        faults_b,
         max_games: 2 * max_pairs,
         sprt: test.sprt().status(),
         decision: test.decision(),
@@ -130,15 +161,16 @@ fn points(won: bool) -> Points {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::locm::plan::draft::DraftBot;
     use crate::plan::Budget;
     use crate::progress::Progress;
 
     fn run(draft_a: &DraftBot, draft_b: &DraftBot, spec: &str, max_pairs: u64, threads: usize) -> LocmSprtReport {
         let config = Config::bundled();
+        let sides = [Side::Bots(draft_a.clone()), Side::Bots(draft_b.clone())];
         let setup = SprtMatch {
             config: &config,
-            draft_a,
-            draft_b,
+            sides: &sides,
             battle: [BattleBot::Greedy; 2],
             spec: spec.parse().unwrap(),
             max_pairs,

@@ -246,15 +246,9 @@ pub(crate) fn run_match(args: MatchLocm) -> Result<Exit, Failure> {
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let n_pairs = args.games.div_ceil(2);
     if let Some(spec) = args.sprt {
-        let [LocmSide::Bots(draft_a), LocmSide::Bots(draft_b)] = &sides else {
-            return Err(Failure::bad_input(anyhow::anyhow!(
-                "--sprt plays tickbot's own drafters only: an exec: agent cannot be tested sequentially yet"
-            )));
-        };
         let setup = bench::SprtMatch {
             config: &config,
-            draft_a,
-            draft_b,
+            sides: &sides,
             battle,
             spec,
             max_pairs: n_pairs,
