@@ -140,7 +140,9 @@ pub(crate) struct ServeLocm {
     /// The draft bot (names as for `play locm --draft`, one name).
     #[arg(long, default_value = "closetai")]
     pub draft: String,
-    /// The battle bot: random, pass, max-attack or greedy.
+    /// The battle bot: random, pass, max-attack, greedy, search or search:fast. The
+    /// search stops early, with its best plan so far, at half a turn's time limit;
+    /// how often that happened is written to stderr at the end.
     #[arg(long, default_value = "greedy")]
     pub battle: String,
     /// Seed of the bots' randomness (random draft or battle bots).
@@ -159,7 +161,14 @@ pub(crate) fn serve(args: ServeLocm) -> Result<Exit, Failure> {
     let battle = BattleBot::named(&args.battle).map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    tickbot::agent::serve::serve_locm(stdin, stdout, &config, &draft, battle, args.seed).exit_code(Exit::BadInput)?;
+    let stats = tickbot::agent::serve::serve_locm(stdin, stdout, &config, &draft, battle, args.seed)
+        .exit_code(Exit::BadInput)?;
+    if stats.searches > 0 {
+        eprintln!(
+            "search: {} searches, {} states scored, {} cut by the budget, {} cut by the time guard",
+            stats.searches, stats.evaluations, stats.budget_stops, stats.time_stops
+        );
+    }
     Ok(finished())
 }
 
