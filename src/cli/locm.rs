@@ -124,6 +124,11 @@ pub(crate) struct BenchLocm {
     /// The draft bot of both seats.
     #[arg(long, default_value = "random")]
     pub draft: String,
+    /// Instead: time every battle turn of this battle bot (e.g. search) over --games
+    /// games against greedy, on one thread, and report the longest turn, its
+    /// percentiles and the rates.
+    #[arg(long, value_name = "BOT")]
+    pub turn_times: Option<String>,
     /// Threads. Default: the number of cores.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -363,6 +368,31 @@ fn run_sprt_match(setup: &bench::SprtMatch, threads: usize, json: bool) -> Resul
 pub(crate) fn bench(args: BenchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
     let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
+    if let Some(name) = &args.turn_times {
+        let bot = BattleBot::named(name).map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
+        let report = bench::time_turns(&config, &draft, bot, args.games, args.seed, &interrupt_budget());
+        if args.json {
+            print_json(&report)?;
+        } else {
+            println!(
+                "turn times   {} vs greedy, draft {}, seed {}: {} games, {} won, {} turns",
+                report.bot, report.draft, report.seed, report.games, report.wins, report.turns
+            );
+            println!(
+                "per turn     max {:.2} ms, 99.9% {:.2} ms, 99% {:.2} ms, median {:.3} ms",
+                report.max_turn_ms, report.p999_turn_ms, report.p99_turn_ms, report.median_turn_ms
+            );
+            println!(
+                "rates        {:.0} turns per second of the bot's time, {:.1} games per wall second",
+                report.turns_per_sec, report.games_per_sec
+            );
+            println!(
+                "search       {} searches, {} states scored, {} cut by the budget, {} by the time guard",
+                report.searches, report.evaluations, report.budget_stops, report.time_stops
+            );
+        }
+        return Ok(finished());
+    }
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let progress = Progress::default();
     let report = {

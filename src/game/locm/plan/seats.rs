@@ -50,7 +50,8 @@ impl LocmBots {
             View::Battle(view) => {
                 let seat = usize::from(view.battle.current);
                 let scratch = &mut self.scratch[seat];
-                let (action, weighed) = self.battle[seat].choose(&view.battle, table, &mut self.rng, scratch, &|| false);
+                let (action, weighed) =
+                    self.battle[seat].choose(&view.battle, table, &mut self.rng, scratch, &|| false);
                 (Action::Battle(action), weighed)
             }
         }

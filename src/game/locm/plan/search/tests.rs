@@ -180,4 +180,3 @@ fn search_beats_greedy_clearly() {
     let won = wins(&config, [BattleBot::SearchFast, BattleBot::Greedy], 1000, games);
     assert!(won >= 65, "search:fast won {won} of {games} against greedy");
 }
-

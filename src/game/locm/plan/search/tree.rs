@@ -74,7 +74,13 @@ pub(crate) struct Limits<'a> {
 impl Tree {
     /// Searches the turn of the player to move in `root` and writes the
     /// best action sequence found to `plan` (empty: end the turn now).
-    pub(crate) fn search(&mut self, root: &Battle, table: &CardTable, limits: &Limits, plan: &mut Vec<Move>) -> Outcome {
+    pub(crate) fn search(
+        &mut self,
+        root: &Battle,
+        table: &CardTable,
+        limits: &Limits,
+        plan: &mut Vec<Move>,
+    ) -> Outcome {
         if self.slots.is_empty() {
             self.slots = vec![Slot::default(); TABLE_SLOTS];
         }
@@ -151,7 +157,15 @@ impl Tree {
         }
     }
 
-    fn visit(&mut self, state: &Battle, depth: u8, limit: u8, table: &CardTable, limits: &Limits, plan: &mut Vec<Move>) {
+    fn visit(
+        &mut self,
+        state: &Battle,
+        depth: u8,
+        limit: u8,
+        table: &CardTable,
+        limits: &Limits,
+        plan: &mut Vec<Move>,
+    ) {
         if self.must_stop(limits) || !self.first_visit(state, depth) {
             return;
         }
