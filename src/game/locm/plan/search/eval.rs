@@ -19,6 +19,10 @@ pub(crate) const WIN: i32 = 1_000_000;
 /// A board on which the opponent has lethal through our guards: lost, but
 /// ranked among lost boards by the static score.
 const THREATENED: i32 = WIN / 2;
+/// An item kept in our hand, beyond the worth of any card in hand: removal
+/// saved for a target worth it (Coac values a kept item likewise). Only our
+/// own side's hand is seen.
+const KEPT_ITEM: i32 = 15;
 /// No deck is read within a turn or a reply (nothing is drawn).
 pub(crate) const NO_DECKS: Decks = [[0; 30]; 2];
 
@@ -68,12 +72,15 @@ fn side_value(player: &Player) -> i32 {
     health_value(player.health) + board + 4 * i32::from(player.hand_len) + 5 * due
 }
 
-/// The static score of `battle` from `me`'s side.
-pub(crate) fn static_score(battle: &Battle, me: u8) -> i32 {
+/// The static score of `battle` from `me`'s side: [`side_value`] of each,
+/// and our kept items.
+pub(crate) fn static_score(battle: &Battle, me: u8, table: &CardTable) -> i32 {
     if let Some(winner) = battle.winner {
         return if winner == me { WIN } else { -WIN };
     }
-    side_value(&battle.players[usize::from(me)]) - side_value(&battle.players[usize::from(1 - me)])
+    let mine = &battle.players[usize::from(me)];
+    let items = mine.hand().iter().filter(|card| !table.stats(card.card).is_creature()).count() as i32;
+    side_value(mine) + KEPT_ITEM * items - side_value(&battle.players[usize::from(1 - me)])
 }
 
 /// Whether the opponent's creatures can deal `me` lethal damage next turn
@@ -102,7 +109,7 @@ fn lethal_threat(battle: &Battle, me: u8) -> bool {
 /// the states scored.
 pub(crate) fn after_reply(battle: &Battle, me: u8, table: &CardTable, evaluations: &mut u64) -> i32 {
     if battle.winner.is_some() {
-        return static_score(battle, me);
+        return static_score(battle, me, table);
     }
     let mut reply = *battle;
     let opponent = 1 - me;
@@ -119,9 +126,9 @@ pub(crate) fn after_reply(battle: &Battle, me: u8, table: &CardTable, evaluation
         creature.has_attacked = false;
     }
     if lethal_threat(&reply, me) {
-        return -THREATENED + static_score(battle, me);
+        return -THREATENED + static_score(battle, me, table);
     }
-    let mut score = static_score(&reply, me);
+    let mut score = static_score(&reply, me, table);
     loop {
         let mut best: Option<(Move, i32)> = None;
         reply.for_each_move(table, |action| {
@@ -131,7 +138,7 @@ pub(crate) fn after_reply(battle: &Battle, me: u8, table: &CardTable, evaluation
                 let mut next = reply;
                 next.apply(action, table, &NO_DECKS);
                 *evaluations += 1;
-                let after = static_score(&next, me);
+                let after = static_score(&next, me, table);
                 if after < best.map_or(score, |(_, best_score)| best_score) {
                     best = Some((action, after));
                 }

@@ -209,7 +209,7 @@ impl Tree {
         let me = state.current;
         let mut state = *state;
         let before = self.path.len();
-        let mut score = eval::static_score(&state, me);
+        let mut score = eval::static_score(&state, me, table);
         while state.winner.is_none() {
             let mut best: Option<(Move, i32)> = None;
             let evaluations = &mut self.evaluations;
@@ -220,7 +220,7 @@ impl Tree {
                 let mut next = state;
                 next.apply(action, table, &NO_DECKS);
                 *evaluations += 1;
-                let after = eval::static_score(&next, me);
+                let after = eval::static_score(&next, me, table);
                 if after > best.map_or(score, |(_, best_score)| best_score) {
                     best = Some((action, after));
                 }
