@@ -180,3 +180,44 @@ fn search_beats_greedy_clearly() {
     let won = wins(&config, [BattleBot::SearchFast, BattleBot::Greedy], 1000, games);
     assert!(won >= 65, "search:fast won {won} of {games} against greedy");
 }
+
+#[test]
+fn the_time_guard_stops_the_search_with_a_legal_plan_and_counts_it() {
+    let (config, mut battle) = bare_battle(7);
+    put(&mut battle, 1, 40, 0, (1, 1), Keywords::GUARD);
+    put(&mut battle, 1, 42, 1, (6, 6), 0);
+    put(&mut battle, 0, 11, 0, (1, 2), 0);
+    put(&mut battle, 0, 13, 0, (3, 3), 0);
+    put(&mut battle, 0, 15, 1, (4, 4), 0);
+    let table = config.table();
+    let mut searcher = Searcher::default();
+    let (action, evaluations) = searcher.choose(&battle, table, super::DEFAULT_BUDGET, &|| true);
+    assert!(action == Move::EndTurn || battle.is_legal(action, table), "{action:?}");
+    assert_eq!(searcher.stats.time_stops, 1);
+    assert!(evaluations < 100, "{evaluations}");
+    // Without the guard the same search runs on and is not cut.
+    let mut free = Searcher::default();
+    let (_, evaluations) = free.choose(&battle, table, super::DEFAULT_BUDGET, NEVER);
+    assert_eq!(free.stats.time_stops, 0);
+    assert!(evaluations >= 100, "{evaluations}");
+}
+
+#[test]
+fn a_planned_turn_is_played_from_the_plan_without_searching_again() {
+    // 3 damage from 24 breaks no rune (the next is at 20).
+    let (config, mut battle) = bare_battle(24);
+    put(&mut battle, 0, 11, 0, (1, 1), 0);
+    put(&mut battle, 0, 13, 1, (2, 2), 0);
+    let table = config.table();
+    let mut searcher = Searcher::default();
+    let mut state = battle;
+    loop {
+        let (action, _) = searcher.choose(&state, table, super::DEFAULT_BUDGET, NEVER);
+        if action == Move::EndTurn {
+            break;
+        }
+        state.apply(action, table, &NO_DECKS);
+    }
+    assert_eq!(searcher.stats.searches, 1);
+    assert_eq!(state.players[1].health, 21, "both creatures hit the undefended face");
+}
