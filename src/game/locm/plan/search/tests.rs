@@ -132,19 +132,16 @@ fn search_finds_a_lethal_that_needs_the_guard_killed_first() {
 }
 
 #[test]
-fn search_guards_against_the_opponents_lethal_reply() {
-    // We are at 5, the opponent at 12 with a 6/6 in lane 1, where our 2/3
-    // guard stands. Attacking the 6/6 with the guard would lose it (6 >= 3)
-    // and open our face to 6 damage next turn; our 5/5 in lane 0 may go
-    // face safely.
-    let (config, mut battle) = bare_battle(5);
-    set_health(&mut battle.players[1], 12);
+fn search_trades_instead_of_going_face_into_the_opponents_lethal() {
+    // We are at 6, the opponent at 8 with a 6/6 in lane 1 that kills us next
+    // turn. Our 7/7 in lane 1 scores more by hitting the face (8 -> 1) than
+    // by killing the 6/6, until the opponent's reply is counted.
+    let (config, mut battle) = bare_battle(6);
+    set_health(&mut battle.players[1], 8);
     put(&mut battle, 1, 42, 1, (6, 6), 0);
-    put(&mut battle, 0, 11, 1, (2, 3), Keywords::GUARD);
-    put(&mut battle, 0, 13, 0, (5, 5), 0);
-    let (state, actions) = play_turn(&battle, config.table());
-    assert!(state.players[0].find_creature(11).is_some(), "{actions:?}");
-    assert!(actions.contains(&Move::Attack { attacker: 13, target: 0 }), "{actions:?}");
+    put(&mut battle, 0, 13, 1, (7, 7), 0);
+    let (_, actions) = play_turn(&battle, config.table());
+    assert_eq!(actions, [Move::Attack { attacker: 13, target: 42 }]);
 }
 
 #[test]
@@ -154,12 +151,13 @@ fn the_same_view_gets_the_same_choice() {
     for seed in 0..6 {
         let mut game = LocmGame::new(&config, seed);
         let mut bots = LocmBots::new([DraftBot::Evolved, DraftBot::Evolved], [BattleBot::Greedy; 2]);
+        // A searcher that has searched every earlier view of the game (its
+        // buffers and table reused, its plan dropped) chooses as a fresh one.
+        let mut second = Searcher::default();
         while game.winner().is_none() {
             if let View::Battle(view) = game.view() {
                 let mut first = Searcher::default();
-                let mut second = Searcher::default();
-                // A searcher that has already searched another state chooses alike.
-                second.choose(&bare_battle(20).1, game.table(), super::FAST_BUDGET, NEVER);
+                second.new_game();
                 let a = first.choose(&view.battle, game.table(), super::FAST_BUDGET, NEVER);
                 let b = second.choose(&view.battle, game.table(), super::FAST_BUDGET, NEVER);
                 assert_eq!(a, b, "seed {seed} tick {}", game.tick());
