@@ -193,11 +193,27 @@ fn the_time_guard_stops_the_search_with_a_legal_plan_and_counts_it() {
     assert!(action == Move::EndTurn || battle.is_legal(action, table), "{action:?}");
     assert_eq!(searcher.stats.time_stops, 1);
     assert!(evaluations < 100, "{evaluations}");
-    // Without the guard the same search runs on and is not cut.
+    // A guard that is never out of time is asked regularly (once 32 states
+    // have been scored since it last was), and the search runs on uncut.
+    // A full board, so that the search runs long.
+    let (_, mut battle) = bare_battle(30);
+    for slot in 0..6u8 {
+        let lane = slot % 2;
+        put(&mut battle, 0, 11 + 2 * slot, lane, (2 + i16::from(slot), 3), 0);
+        put(&mut battle, 1, 40 + 2 * slot, lane, (3, 2 + i16::from(slot)), 0);
+    }
+    let asked = std::cell::Cell::new(0u64);
+    let counting = || {
+        asked.set(asked.get() + 1);
+        false
+    };
     let mut free = Searcher::default();
-    let (_, evaluations) = free.choose(&battle, table, super::DEFAULT_BUDGET, NEVER);
+    let (_, evaluations) = free.choose(&battle, table, super::DEFAULT_BUDGET, &counting);
     assert_eq!(free.stats.time_stops, 0);
     assert!(evaluations >= 100, "{evaluations}");
+    // A leaf on this board scores well over 32 states with its reply, so
+    // the clock is asked about once a leaf: 28 times in 4,008 states.
+    assert!(asked.get() * 200 >= evaluations, "asked {} times in {evaluations} states", asked.get());
 }
 
 #[test]

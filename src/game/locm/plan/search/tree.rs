@@ -16,7 +16,8 @@ use crate::game::locm::cards::CardTable;
 const TABLE_SLOTS: usize = 1 << 14;
 /// The deepest iteration: more actions than any turn can hold.
 const MAX_DEPTH: u8 = 40;
-/// The clock is asked once per this many scored states.
+/// The clock is asked again once this many states have been scored since
+/// it last was (checked before each leaf).
 const CLOCK_EVERY: u64 = 32;
 
 /// One transposition-table slot: the state's key, the iteration that wrote
@@ -54,6 +55,8 @@ pub(crate) struct Tree {
     best_score: i32,
     evaluations: u64,
     budget: u64,
+    /// The scored-state count at which the clock is next asked.
+    next_clock: u64,
     frontier_hit: bool,
     outcome: Outcome,
 }
@@ -90,6 +93,7 @@ impl Tree {
         self.best_score = i32::MIN;
         self.evaluations = 0;
         self.budget = limits.budget;
+        self.next_clock = 0;
         self.outcome = Outcome::default();
         for limit in 1..=MAX_DEPTH {
             self.stamp = self.stamp.wrapping_add(1).max(1);
@@ -113,9 +117,14 @@ impl Tree {
             self.outcome.budget_stop = true;
             return true;
         }
-        if self.evaluations % CLOCK_EVERY == 0 && (limits.out_of_time)() {
-            self.outcome.time_stop = true;
-            return true;
+        // The count grows by more than one per leaf (the reply's states),
+        // so the clock is due once it passes the next mark, not on a multiple.
+        if self.evaluations >= self.next_clock {
+            self.next_clock = self.evaluations + CLOCK_EVERY;
+            if (limits.out_of_time)() {
+                self.outcome.time_stop = true;
+                return true;
+            }
         }
         false
     }
