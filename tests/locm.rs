@@ -207,6 +207,26 @@ fn play_records_a_replay_that_verifies() {
 }
 
 #[test]
+fn the_search_bot_plays_games_whose_replays_verify() {
+    let dir = TempDir::new().unwrap();
+    tickbot(dir.path())
+        .args(["run", "--games", "4", "--jobs", "2", "locm", "--draft", "coac,evolved", "--battle", "search,greedy"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("finished 4 games").and(predicate::str::contains("failed 0")));
+    tickbot(dir.path())
+        .args(["play", "locm", "--draft", "evolved", "--battle", "search:fast,search", "--seed", "5"])
+        .args(["--record", "game.tbr"])
+        .assert()
+        .success();
+    tickbot(dir.path())
+        .args(["replay", "verify", "out/replays", "game.tbr"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("5 replays: 5 reproduced, 0 diverged, 0 invalid"));
+}
+
+#[test]
 fn run_plays_many_games_whose_replays_verify() {
     let dir = TempDir::new().unwrap();
     tickbot(dir.path())

@@ -6,13 +6,16 @@
 //! turn are worked out on that view and written as one line.
 
 use std::io::{self, BufRead, Write};
+use std::time::{Duration, Instant};
 
 use crate::game::locm::battle::{DECK_SIZE, Move};
 use crate::game::locm::cards::CardTable;
 use crate::game::locm::observe::Observer;
 use crate::game::locm::plan::BattleBot;
+use crate::game::locm::plan::battle::BattleScratch;
 use crate::game::locm::plan::draft::DraftBot;
-use crate::game::locm::protocol::{self, ParseError};
+use crate::game::locm::plan::search::SearchStats;
+use crate::game::locm::protocol::{self, BATTLE_MS, FIRST_BATTLE_MS, ParseError};
 use crate::game::locm::view::View;
 use crate::game::locm::{Action, Config};
 use crate::rng::{GameRng, derive_seed};
@@ -29,8 +32,14 @@ pub enum ServeError {
 /// The stream label of the served bots' randomness under `--seed`.
 const SERVE_STREAM: u64 = 0x7365_7276_6520_6273;
 
+/// The share of a battle turn's time limit the search may use before its
+/// time guard stops it with the best plan so far: the rest is left for
+/// reading, writing and a slow scheduler.
+const SEARCH_SHARE: f64 = 0.5;
+
 /// Plays one game as one seat: reads turns from `input` until it ends,
-/// writes an answer line per turn to `output`.
+/// writes an answer line per turn to `output`. Returns the search bot's
+/// counters (all zero for the other bots).
 pub fn serve_locm(
     mut input: impl BufRead,
     mut output: impl Write,
@@ -38,14 +47,16 @@ pub fn serve_locm(
     draft: &DraftBot,
     battle: BattleBot,
     seed: u64,
-) -> Result<(), ServeError> {
+) -> Result<SearchStats, ServeError> {
     let table: &CardTable = config.table();
     let mut observer = Observer::new();
     let mut rng = GameRng::from_seed(derive_seed(seed, SERVE_STREAM));
-    let mut moves = Vec::with_capacity(64);
+    let mut scratch = BattleScratch::default();
     let hidden_decks = [[0; DECK_SIZE]; 2];
+    let mut battle_turns = 0;
     for turn in 0.. {
-        let Some(lines) = read_turn(&mut input)? else { return Ok(()) };
+        let Some(lines) = read_turn(&mut input)? else { return Ok(scratch.search.stats) };
+        let started = Instant::now();
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         let view = observer.observe(&lines, table).map_err(|error| ServeError::Input { turn, error })?;
         match view {
@@ -55,10 +66,14 @@ pub fn serve_locm(
                 writeln!(output, "PICK {index}")?;
             }
             View::Battle(battle_view) => {
+                let limit_ms = if battle_turns == 0 { FIRST_BATTLE_MS } else { BATTLE_MS };
+                battle_turns += 1;
+                let allowed = Duration::from_millis(limit_ms).mul_f64(SEARCH_SHARE);
+                let out_of_time = || started.elapsed() >= allowed;
                 let mut state = battle_view.battle;
                 let mut actions = Vec::new();
                 while state.winner.is_none() {
-                    let (action, _) = battle.choose(&state, table, &mut rng, &mut moves);
+                    let (action, _) = battle.choose(&state, table, &mut rng, &mut scratch, &out_of_time);
                     if action == Move::EndTurn {
                         break;
                     }
@@ -70,7 +85,7 @@ pub fn serve_locm(
         }
         output.flush()?;
     }
-    Ok(())
+    Ok(scratch.search.stats)
 }
 
 /// One turn's lines, read as the protocol lays them out; `None` at the

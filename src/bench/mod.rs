@@ -11,6 +11,7 @@ use crate::rng::derive_seed;
 mod flag;
 mod locm;
 mod locm_sprt;
+mod locm_turns;
 mod pipes;
 mod slide;
 mod snake;
@@ -24,6 +25,7 @@ pub use locm::{
     play_match as play_locm_match, play_sides as play_locm_sides,
 };
 pub use locm_sprt::{LocmSprtReport, SprtMatch, play_sprt_match};
+pub use locm_turns::{TurnTimesReport, time_turns};
 pub use pipes::{BenchPuzzle, PipesBenchReport, PuzzleTiming, SizeTiming, bench_pipes};
 pub use slide::{
     CurrentInstance, SlideBenchError, SlideBenchReport, SlideBenchRun, SlideBenchState, SlideCase, SlideInstanceReport,

@@ -162,7 +162,8 @@ pub(crate) struct EvolveDraft {
     /// The baseline's parents kept unchanged each generation.
     #[arg(long, default_value_t = 10, value_name = "N", group = "settings")]
     pub elites: usize,
-    /// The battle bot of both seats: random, pass, max-attack or greedy.
+    /// The battle bot of both seats: random, pass, max-attack, greedy, search or
+    /// search:fast (the fast mode, a smaller budget, for evolution).
     #[arg(long, default_value = "greedy", value_name = "BOT", group = "settings")]
     pub battle: String,
     /// Games of each generation's best against ClosetAI on fixed drafts (the progress probe).

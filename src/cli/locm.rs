@@ -124,6 +124,11 @@ pub(crate) struct BenchLocm {
     /// The draft bot of both seats.
     #[arg(long, default_value = "random")]
     pub draft: String,
+    /// Instead: time every battle turn of this battle bot (e.g. search) over --games
+    /// games against greedy, on one thread, and report the longest turn, its
+    /// percentiles and the rates.
+    #[arg(long, value_name = "BOT")]
+    pub turn_times: Option<String>,
     /// Threads. Default: the number of cores.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -140,7 +145,9 @@ pub(crate) struct ServeLocm {
     /// The draft bot (names as for `play locm --draft`, one name).
     #[arg(long, default_value = "closetai")]
     pub draft: String,
-    /// The battle bot: random, pass, max-attack or greedy.
+    /// The battle bot: random, pass, max-attack, greedy, search or search:fast. The
+    /// search stops early, with its best plan so far, at half a turn's time limit;
+    /// how often that happened is written to stderr at the end.
     #[arg(long, default_value = "greedy")]
     pub battle: String,
     /// Seed of the bots' randomness (random draft or battle bots).
@@ -159,7 +166,14 @@ pub(crate) fn serve(args: ServeLocm) -> Result<Exit, Failure> {
     let battle = BattleBot::named(&args.battle).map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    tickbot::agent::serve::serve_locm(stdin, stdout, &config, &draft, battle, args.seed).exit_code(Exit::BadInput)?;
+    let stats = tickbot::agent::serve::serve_locm(stdin, stdout, &config, &draft, battle, args.seed)
+        .exit_code(Exit::BadInput)?;
+    if stats.searches > 0 {
+        eprintln!(
+            "search: {} searches, {} states scored, {} cut by the budget, {} cut by the time guard",
+            stats.searches, stats.evaluations, stats.budget_stops, stats.time_stops
+        );
+    }
     Ok(finished())
 }
 
@@ -348,6 +362,31 @@ fn run_sprt_match(setup: &bench::SprtMatch, threads: usize, json: bool) -> Resul
 pub(crate) fn bench(args: BenchLocm) -> Result<Exit, Failure> {
     let config = args.rules.config().exit_code(Exit::BadInput)?;
     let draft = draft_bot(&args.draft, config.table().len()).exit_code(Exit::BadInput)?;
+    if let Some(name) = &args.turn_times {
+        let bot = BattleBot::named(name).map_err(anyhow::Error::from).exit_code(Exit::BadInput)?;
+        let report = bench::time_turns(&config, &draft, bot, args.games, args.seed, &interrupt_budget());
+        if args.json {
+            print_json(&report)?;
+        } else {
+            println!(
+                "turn times   {} vs greedy, draft {}, seed {}: {} games, {} won, {} turns",
+                report.bot, report.draft, report.seed, report.games, report.wins, report.turns
+            );
+            println!(
+                "per turn     max {:.2} ms, 99.9% {:.2} ms, 99% {:.2} ms, median {:.3} ms",
+                report.max_turn_ms, report.p999_turn_ms, report.p99_turn_ms, report.median_turn_ms
+            );
+            println!(
+                "rates        {:.0} turns per second of the bot's time, {:.1} games per wall second",
+                report.turns_per_sec, report.games_per_sec
+            );
+            println!(
+                "search       {} searches, {} states scored, {} cut by the budget, {} by the time guard",
+                report.searches, report.evaluations, report.budget_stops, report.time_stops
+            );
+        }
+        return Ok(finished());
+    }
     let threads = args.threads.unwrap_or_else(default_parallelism);
     let progress = Progress::default();
     let report = {

@@ -1,24 +1,37 @@
 //! The simple battle bots, `random`, `pass` and `max-attack`, and
 //! [`BattleBot::choose`], which plays any battle bot's turn (`greedy` is in
-//! [`super::greedy`]). A battle bot sees the mover's view of the battle,
-//! which hides the opponent's hand and both decks.
+//! [`super::greedy`], `search` in [`super::search`]). A battle bot sees the
+//! mover's view of the battle, which hides the opponent's hand and both
+//! decks.
 
-use super::BattleBot;
-use super::greedy;
+use super::search::{DEFAULT_BUDGET, FAST_BUDGET, Searcher};
+use super::{BattleBot, greedy};
 use crate::game::locm::battle::{Battle, Move};
 use crate::game::locm::cards::CardTable;
 use crate::rng::GameRng;
 
+/// A seat's reusable battle buffers: the move list, and the search bot's
+/// tree and plan.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct BattleScratch {
+    pub(crate) moves: Vec<Move>,
+    pub(crate) search: Searcher,
+}
+
 impl BattleBot {
-    /// The action to play in `battle` (the mover's view of it). `moves` is
-    /// a reused buffer. Returns the action and the candidates it weighed.
+    /// The action to play in `battle` (the mover's view of it), with the
+    /// seat's `scratch` buffers. `out_of_time` is the search's time guard
+    /// (in-process play passes one that is never out of time). Returns the
+    /// action and the candidates it weighed.
     pub(crate) fn choose(
         self,
         battle: &Battle,
         table: &CardTable,
         rng: &mut GameRng,
-        moves: &mut Vec<Move>,
+        scratch: &mut BattleScratch,
+        out_of_time: &dyn Fn() -> bool,
     ) -> (Move, u64) {
+        let moves = &mut scratch.moves;
         moves.clear();
         match self {
             BattleBot::Pass => (Move::EndTurn, 0),
@@ -34,6 +47,8 @@ impl BattleBot {
                 battle.legal_moves_without_end(table, moves);
                 (greedy::choose(battle, table, moves), moves.len() as u64)
             }
+            BattleBot::Search => scratch.search.choose(battle, table, DEFAULT_BUDGET, out_of_time),
+            BattleBot::SearchFast => scratch.search.choose(battle, table, FAST_BUDGET, out_of_time),
         }
     }
 }

@@ -6,8 +6,8 @@
 //!   baselines `closetai`, `icebox`, `coac` and `chad` ([`baselines`], their
 //!   per-card tables); `genome:FILE` and `evolved`, a per-card priority
 //!   vector ([`genome`]).
-//! - Battle bots ([`battle`]): `random`, `pass`, `max-attack`, and `greedy`
-//!   ([`greedy`]).
+//! - Battle bots ([`battle`]): `random`, `pass`, `max-attack`, `greedy`
+//!   ([`greedy`]), and `search` with its fast mode `search:fast` ([`search`]).
 //!
 //! Every command that names a bot resolves the name here: `play`, `run` and
 //! session files through [`PlannerArgs`] (both seats' bots); `match`,
@@ -22,6 +22,7 @@ pub(crate) mod battle;
 pub mod draft;
 pub mod genome;
 pub(crate) mod greedy;
+pub mod search;
 pub mod seats;
 
 use std::path::{Path, PathBuf};
@@ -49,8 +50,8 @@ pub struct PlannerArgs {
     /// whole game over the LOCM contest protocol (docs/protocols.md).
     #[arg(long, value_name = "A,B", default_value = DEFAULT_DRAFT)]
     pub(crate) draft: String,
-    /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy
-    /// (one name for both seats).
+    /// Player 0's and player 1's battle bots: random, pass, max-attack, greedy, search
+    /// or search:fast (one name for both seats).
     #[arg(long, value_name = "A,B", default_value = DEFAULT_BATTLE)]
     pub(crate) battle: String,
 }
@@ -184,6 +185,12 @@ pub enum BattleBot {
     /// Takes the single action whose result scores best, until ending the turn scores
     /// at least as well.
     Greedy,
+    /// Searches the turn's action sequences, scoring each end of turn after the
+    /// opponent's likely reply (a budget of 4,000 scored states per turn).
+    Search,
+    /// `search` with a budget of 500 scored states per turn, for evolution.
+    #[value(name = "search:fast")]
+    SearchFast,
 }
 
 impl BattleBot {
@@ -194,6 +201,8 @@ impl BattleBot {
             BattleBot::Pass => "pass",
             BattleBot::MaxAttack => "max-attack",
             BattleBot::Greedy => "greedy",
+            BattleBot::Search => "search",
+            BattleBot::SearchFast => "search:fast",
         }
     }
 
@@ -202,7 +211,7 @@ impl BattleBot {
         ValueEnum::from_str(name, false).ok()
     }
 
-    /// Every name, as a sentence: "random, pass, max-attack or greedy".
+    /// Every name, as a sentence: "random, pass, max-attack, greedy, search or search:fast".
     pub(crate) fn all() -> String {
         one_of(BattleBot::value_variants().iter().map(|bot| bot.name()))
     }
@@ -240,7 +249,7 @@ mod tests {
             assert_eq!(BattleBot::from_name(bot.name()), Some(bot));
         }
         assert_eq!(DraftName::all(), "random, max-attack, closetai, icebox, coac, chad or evolved");
-        assert_eq!(BattleBot::all(), "random, pass, max-attack or greedy");
+        assert_eq!(BattleBot::all(), "random, pass, max-attack, greedy, search or search:fast");
     }
 
     #[test]
@@ -251,7 +260,7 @@ mod tests {
             "unknown draft bot \"wizard\": use random, max-attack, closetai, icebox, coac, chad, evolved or genome:FILE"
         );
         let error = BattleBot::named("smart").unwrap_err().to_string();
-        assert_eq!(error, "unknown battle bot \"smart\": use random, pass, max-attack or greedy");
+        assert_eq!(error, "unknown battle bot \"smart\": use random, pass, max-attack, greedy, search or search:fast");
         assert_eq!(seat_pair("greedy", "--battle", true), Ok(["greedy", "greedy"]));
         assert_eq!(seat_pair(" a , b ", "--draft", false), Ok(["a", "b"]));
         let error = seat_pair("icebox", "--draft", false).unwrap_err().to_string();

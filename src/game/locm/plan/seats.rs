@@ -3,9 +3,9 @@
 //! seeing only that player's [`View`].
 
 use super::BattleBot;
+use super::battle::BattleScratch;
 use super::draft::DraftBot;
 use crate::game::Game;
-use crate::game::locm::battle::Move;
 use crate::game::locm::view::View;
 use crate::game::locm::{Action, LocmGame};
 use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
@@ -19,7 +19,8 @@ pub struct LocmBots {
     pub(crate) draft: [DraftBot; 2],
     pub(crate) battle: [BattleBot; 2],
     rng: GameRng,
-    moves: Vec<Move>,
+    /// Each seat's battle buffers (the search bot keeps its turn's plan there).
+    scratch: [BattleScratch; 2],
 }
 
 /// The stream label bots use under the game seed.
@@ -28,7 +29,7 @@ const BOT_STREAM: u64 = 0x6C6F_636D_626F_7473;
 impl LocmBots {
     /// Player 0's and player 1's bots.
     pub fn new(draft: [DraftBot; 2], battle: [BattleBot; 2]) -> LocmBots {
-        LocmBots { draft, battle, rng: GameRng::from_seed(0), moves: Vec::with_capacity(64) }
+        LocmBots { draft, battle, rng: GameRng::from_seed(0), scratch: Default::default() }
     }
 
     /// The action the bot of the player to move chooses, with the number of
@@ -36,6 +37,9 @@ impl LocmBots {
     pub(crate) fn decide(&mut self, game: &LocmGame) -> (Action, u64) {
         if game.tick() == 0 {
             self.rng = GameRng::from_seed(derive_seed(game.seed(), BOT_STREAM));
+            for scratch in &mut self.scratch {
+                scratch.search.new_game();
+            }
         }
         let table = game.table();
         match game.view() {
@@ -44,11 +48,18 @@ impl LocmBots {
                 (Action::Pick(bot.choose(&draft, table, &mut self.rng)), 3)
             }
             View::Battle(view) => {
-                let bot = self.battle[usize::from(view.battle.current)];
-                let (action, weighed) = bot.choose(&view.battle, table, &mut self.rng, &mut self.moves);
+                let seat = usize::from(view.battle.current);
+                let scratch = &mut self.scratch[seat];
+                let (action, weighed) =
+                    self.battle[seat].choose(&view.battle, table, &mut self.rng, scratch, &|| false);
                 (Action::Battle(action), weighed)
             }
         }
+    }
+
+    /// Seat `seat`'s search counters (zero unless it battles with `search`).
+    pub fn search_stats(&self, seat: u8) -> super::search::SearchStats {
+        self.scratch[usize::from(seat)].search.stats
     }
 
     /// Plays `game` to its end and returns the winner (0 or 1): how
