@@ -587,7 +587,7 @@ const BINARY_LAYERS: &[&[&str]] = &[
     // The command tree and the dispatch of each subcommand.
     &["cli"],
     // `run`, which builds its entries with each game's file.
-    &["cli::run"],
+    &["cli::run::**"],
     // One file (or folder) per command family, and one per game.
     &[
         "cli::replay::**",

@@ -16,7 +16,7 @@ use tickbot::session::shard::{ShardChoice, choose_shard};
 use tickbot::session::spec::{
     ByteSize, EntrySpec, MAX_SESSION_FILE_BYTES, ParamValue, ReplayPolicy, SessionSpec, SprtSection, parse_duration,
 };
-use tickbot::session::store::{LOCK_FILE, MANIFEST_FILE, REPLAY_DIR, RESULTS_FILE};
+use tickbot::session::store::MANIFEST_FILE;
 use tickbot::session::{
     Entry, EntryPlayer, Manifest, ResultsFile, SessionConfig, SessionDir, SessionError, SessionProgress, SessionReport,
     SessionTest, Shard, Totals,
@@ -34,6 +34,9 @@ use super::snake::SnakeArgs;
 use super::support::{
     Exit, ExitOnError, Failure, SessionMetrics, collect_files, default_parallelism, print_session_test, run_session,
 };
+
+mod out_dir;
+use out_dir::{OutContents, already_a_session, check_out_dir, lock, remove_session_files};
 
 #[derive(Debug, Args)]
 pub(crate) struct RunArgs {
@@ -172,7 +175,7 @@ pub(crate) struct RunAgentArgs {
 }
 
 /// The bundled default session: every game and planner on bundled levels.
-pub(crate) const DEFAULT_SESSION: &str = include_str!("../../sessions/default.toml");
+pub(crate) const DEFAULT_SESSION: &str = include_str!("../../../sessions/default.toml");
 const DEFAULT_SESSION_NAME: &str = "sessions/default.toml (bundled)";
 
 /// Games of a `run GAME` session without `--games`.
@@ -572,175 +575,6 @@ fn check_same_session(spec: &SessionSpec, config: &Path, path: &Path) -> Result<
     Ok(())
 }
 
-fn lock(out: &Path) -> Result<SessionDir, Failure> {
-    let dir = SessionDir::lock(out).map_err(|error| {
-        let code =
-            if matches!(error, tickbot::session::SessionError::InUse { .. }) { Exit::BadInput } else { Exit::Runtime };
-        Failure { code, error: error.into() }
-    })?;
-    if let Some(pid) = dir.stale_owner {
-        tracing::info!(pid, "a stale lock from a session that is no longer running was taken over");
-    }
-    Ok(dir)
-}
-
-/// The refusal of a new session in a directory that holds one.
-fn already_a_session(out: &Path) -> Failure {
-    Failure::bad_input(anyhow!(
-        "{} already holds a session; continue it with `tickbot run --resume {}`, choose another --out, or pass \
-         --overwrite to delete its results.jsonl, manifest.json and replays and start over",
-        out.display(),
-        out.display()
-    ))
-}
-
-/// What a would-be session directory holds.
-#[derive(Debug, Default)]
-struct OutContents {
-    /// A results file, a manifest or a replay folder with something in it.
-    holds_session: bool,
-    /// Names of what no session writes (this run's log folder aside).
-    others: Vec<String>,
-}
-
-impl OutContents {
-    fn of(dir: &Path, log_dir: &Path) -> std::io::Result<OutContents> {
-        let log_dir = std::fs::canonicalize(log_dir).ok();
-        let mut contents = OutContents::default();
-        let mut names: Vec<std::ffi::OsString> =
-            std::fs::read_dir(dir)?.map(|entry| entry.map(|entry| entry.file_name())).collect::<Result<_, _>>()?;
-        names.sort();
-        for name in names {
-            let path = dir.join(&name);
-            let text = name.to_string_lossy();
-            if [RESULTS_FILE, MANIFEST_FILE].contains(&text.as_ref()) {
-                contents.holds_session = true;
-            } else if text == REPLAY_DIR {
-                contents.holds_session |= std::fs::read_dir(&path).is_ok_and(|mut entries| entries.next().is_some());
-            } else if text == LOCK_FILE || text == format!("{MANIFEST_FILE}.part") {
-                // Written by a session that stopped before its first game.
-            } else if log_dir
-                .as_ref()
-                .is_some_and(|log_dir| std::fs::canonicalize(&path).is_ok_and(|path| log_dir.starts_with(path)))
-            {
-                // This run's own log folder (`--log-dir OUT/logs`).
-            } else {
-                contents.others.push(text.into_owned());
-            }
-        }
-        Ok(contents)
-    }
-}
-
-/// Refuses an `--out` that a new session must not write into, before
-/// anything is written: a file; the filesystem's root or the home
-/// directory; a directory another session holds; a non-empty directory
-/// that holds no session (`--overwrite` deletes only what a session
-/// writes, and a session does not mix its files with others'); and one
-/// that holds a session, unless `--overwrite`.
-fn check_out_dir(out: &Path, overwrite: bool, log_dir: &Path) -> Result<(), Failure> {
-    let shown = out.display();
-    let metadata = match std::fs::metadata(out) {
-        Ok(metadata) => metadata,
-        Err(_) => {
-            // It does not exist (or cannot be seen): `lock` creates it, and
-            // says why if it cannot. A file on the way is bad input.
-            if let Some(file) = out.ancestors().skip(1).find(|ancestor| ancestor.is_file()) {
-                return Err(Failure::bad_input(anyhow!(
-                    "--out {shown}: {} is a file, not a directory; give a directory for the session",
-                    file.display()
-                )));
-            }
-            return Ok(());
-        }
-    };
-    if !metadata.is_dir() {
-        return Err(Failure::bad_input(anyhow!(
-            "--out {shown}: this is {}, not a directory; give a new or empty directory for the session (it is \
-             created if missing)",
-            input::kind_of(&metadata)
-        )));
-    }
-    let canonical = std::fs::canonicalize(out).unwrap_or_else(|_| out.to_path_buf());
-    let home =
-        std::env::var_os("HOME").filter(|home| !home.is_empty()).and_then(|home| std::fs::canonicalize(home).ok());
-    let refused = if canonical.parent().is_none() {
-        Some("the root of the filesystem")
-    } else if home.as_deref() == Some(canonical.as_path()) {
-        Some("your home directory")
-    } else {
-        None
-    };
-    if let Some(what) = refused {
-        return Err(Failure::bad_input(anyhow!(
-            "--out {shown} is {what}: a session writes results.jsonl, manifest.json, session.lock and replays/ \
-             into its directory, so give it one of its own (for example --out {})",
-            canonical.join("tickbot-session").display()
-        )));
-    }
-    if let Some(owner) = SessionDir::holder(out) {
-        return Err(Failure::bad_input(SessionError::InUse { path: out.to_path_buf(), owner }));
-    }
-    let contents =
-        OutContents::of(out, log_dir).with_context(|| format!("cannot list --out {shown}")).exit_code(Exit::Runtime)?;
-    if contents.holds_session {
-        return if overwrite { Ok(()) } else { Err(already_a_session(out)) };
-    }
-    if let Some(first) = contents.others.first() {
-        return Err(Failure::bad_input(anyhow!(
-            "--out {shown} is not empty and holds no session ({} entries, such as {first:?}): a session goes into a \
-             new or empty directory, or one that holds a session, so that --overwrite never deletes what tickbot \
-             did not write; choose another --out (for example --out {})",
-            contents.others.len(),
-            out.join("tickbot-session").display()
-        )));
-    }
-    Ok(())
-}
-
-/// `--overwrite`: deletes what a session wrote and nothing else: its
-/// results file and manifest, and under its replay folder the replays
-/// (`*.tbr`) and unfinished replays (`*.part`), then the folders left
-/// empty. The lock stays: this run holds it.
-fn remove_session_files(dir: &SessionDir) -> Result<(), Failure> {
-    let cannot = |path: &Path, error: std::io::Error| Failure {
-        code: Exit::Runtime,
-        error: anyhow::Error::from(error).context(format!("cannot delete {}", path.display())),
-    };
-    for name in [RESULTS_FILE.to_string(), MANIFEST_FILE.to_string(), format!("{MANIFEST_FILE}.part")] {
-        let path = dir.path().join(name);
-        match std::fs::remove_file(&path) {
-            Err(error) if error.kind() != std::io::ErrorKind::NotFound => return Err(cannot(&path, error)),
-            _ => {}
-        }
-    }
-    remove_replays(&dir.replay_dir()).map_err(|(path, error)| cannot(&path, error))
-}
-
-/// Deletes the `*.tbr` and `*.part` files under `folder`, then `folder`
-/// and the folders below it if that left them empty.
-fn remove_replays(folder: &Path) -> Result<(), (PathBuf, std::io::Error)> {
-    let entries = match std::fs::read_dir(folder) {
-        Ok(entries) => entries,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(error) => return Err((folder.to_path_buf(), error)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|error| (folder.to_path_buf(), error))?;
-        let path = entry.path();
-        let file_type = entry.file_type().map_err(|error| (path.clone(), error))?;
-        if file_type.is_dir() {
-            remove_replays(&path)?;
-        } else if path.extension().is_some_and(|extension| extension == "tbr" || extension == "part") {
-            std::fs::remove_file(&path).map_err(|error| (path.clone(), error))?;
-        }
-    }
-    if std::fs::read_dir(folder).is_ok_and(|mut entries| entries.next().is_none()) {
-        std::fs::remove_dir(folder).map_err(|error| (folder.to_path_buf(), error))?;
-    }
-    Ok(())
-}
-
 fn build_entries(spec: &SessionSpec, source: Option<&Source>) -> Result<Vec<Entry>, Failure> {
     (0..spec.entries.len()).map(|number| build_entry(spec, number, source)).collect()
 }
@@ -917,8 +751,14 @@ fn play(
     };
     let metrics = metrics.map(|file| SessionMetrics { file: file.to_path_buf(), dir: dir.path().to_path_buf(), shard });
     let report = run_session(config, Some((dir, results, recovered)), metrics)?;
-    print_table(&report);
-    if let (Some(verdict), Some(test)) = (report.sprt.as_ref().filter(|_| shard == Shard::WHOLE), &test) {
+    Ok(finish(&report, dir, shard, test.as_ref()))
+}
+
+/// The end of a session: its table, its test's verdict, where its files
+/// are, and the exit code (why it stopped, if it did).
+fn finish(report: &SessionReport, dir: &SessionDir, shard: Shard, test: Option<&SessionTest>) -> Exit {
+    print_table(report);
+    if let (Some(verdict), Some(test)) = (report.sprt.as_ref().filter(|_| shard == Shard::WHOLE), test) {
         println!();
         print_session_test(verdict, test);
         println!();
@@ -934,13 +774,13 @@ fn play(
              the cause is fixed)",
             report.unfinished
         );
-        return Ok(Exit::Runtime);
+        return Exit::Runtime;
     }
     if report.interrupted {
         eprintln!("interrupted: {} unfinished games are not recorded; `{resume}` plays them", report.unfinished);
-        return Ok(Exit::Interrupted);
+        return Exit::Interrupted;
     }
-    Ok(Exit::Success)
+    Exit::Success
 }
 
 fn print_table(report: &SessionReport) {
