@@ -115,17 +115,22 @@ fn play_turn(battle: &Battle, table: &CardTable) -> (Battle, Vec<Move>) {
     (state, actions)
 }
 
-#[test]
-fn search_finds_a_lethal_that_needs_the_guard_killed_first() {
-    // Opponent at 7 behind a 1/1 guard in lane 0 and a juicy 6/6 in lane 1.
-    // Lethal: the 1/2 kills the guard, then 3 + 4 go to the face; any other
-    // order, or trading with the 6/6, leaves the opponent alive.
+/// Opponent at 7 behind a 1/1 guard in lane 0 and a juicy 6/6 in lane 1.
+/// Lethal: the 1/2 kills the guard, then 3 + 4 go to the face; any other
+/// order, or trading with the 6/6, leaves the opponent alive.
+fn lethal_behind_a_guard() -> (Config, Battle) {
     let (config, mut battle) = bare_battle(7);
     put(&mut battle, 1, 40, 0, (1, 1), Keywords::GUARD);
     put(&mut battle, 1, 42, 1, (6, 6), 0);
     put(&mut battle, 0, 11, 0, (1, 2), 0);
     put(&mut battle, 0, 13, 0, (3, 3), 0);
     put(&mut battle, 0, 15, 1, (4, 4), 0);
+    (config, battle)
+}
+
+#[test]
+fn search_finds_a_lethal_that_needs_the_guard_killed_first() {
+    let (config, battle) = lethal_behind_a_guard();
     let (state, actions) = play_turn(&battle, config.table());
     assert_eq!(state.winner, Some(0), "{actions:?}");
     assert_eq!(actions[0], Move::Attack { attacker: 11, target: 40 }, "{actions:?}");
@@ -181,12 +186,7 @@ fn search_beats_greedy_clearly() {
 
 #[test]
 fn the_time_guard_stops_the_search_with_a_legal_plan_and_counts_it() {
-    let (config, mut battle) = bare_battle(7);
-    put(&mut battle, 1, 40, 0, (1, 1), Keywords::GUARD);
-    put(&mut battle, 1, 42, 1, (6, 6), 0);
-    put(&mut battle, 0, 11, 0, (1, 2), 0);
-    put(&mut battle, 0, 13, 0, (3, 3), 0);
-    put(&mut battle, 0, 15, 1, (4, 4), 0);
+    let (config, battle) = lethal_behind_a_guard();
     let table = config.table();
     let mut searcher = Searcher::default();
     let (action, evaluations) = searcher.choose(&battle, table, super::DEFAULT_BUDGET, &|| true);
