@@ -153,15 +153,14 @@ pub enum JsonServeError {
     Input { line: u64, message: String },
 }
 
-/// `tickbot agent GAME`: plays one game for a JSON-lines referee. `config`
-/// takes the header's spec to this game's configuration (`None`: another
-/// game's); `make` makes the planner for it and the header's seed. The game is re-simulated from
+/// `tickbot agent GAME`: plays one game for a JSON-lines referee whose
+/// header names a game of type `G`; `make` makes the planner for its
+/// configuration and the header's seed. The game is re-simulated from
 /// the actions each observation lists, so the planner sees exactly the
 /// state it would see in process.
 pub fn serve_json<G: Replayable, P: Planner<G>>(
     mut input: impl BufRead,
     mut output: impl Write,
-    config: impl FnOnce(GameSpec) -> Option<G::Config>,
     make: impl FnOnce(&G::Config, u64) -> Result<P, String>,
 ) -> Result<(), JsonServeError> {
     let bad = |line: u64, message: String| JsonServeError::Input { line, message };
@@ -173,7 +172,7 @@ pub fn serve_json<G: Replayable, P: Planner<G>>(
     let seed = header["seed"].as_u64().ok_or_else(|| bad(1, "no seed".into()))?;
     let spec: GameSpec = serde_json::from_value(header["spec"].clone()).map_err(|error| bad(1, error.to_string()))?;
     let name = spec.name();
-    let config = config(spec).ok_or_else(|| bad(1, format!("a {name} game, not this one")))?;
+    let config = G::config_of(spec).ok_or_else(|| bad(1, format!("a {name} game, not this one")))?;
     let mut planner = make(&config, seed).map_err(|message| bad(1, message))?;
     let mut game = G::new(&config, seed);
     for line_no in 2.. {

@@ -13,7 +13,7 @@ use clap::Args;
 use tickbot::agent::json::{DEFAULT_CALL_MS, JsonAgent, serve_json};
 use tickbot::agent::launch::{self, LaunchArgs};
 use tickbot::agent::{AgentSpec, Limits};
-use tickbot::game::{GameSpec, Replayable};
+use tickbot::game::Replayable;
 use tickbot::plan::Planner;
 use tickbot::session::{EntryPlayer, GameEntry};
 
@@ -205,11 +205,10 @@ impl EntryAgent {
 /// referee on stdin and stdout with the planner `make` makes for the
 /// header's configuration and seed (it may fail: slide's pattern databases).
 pub(crate) fn serve<G: Replayable, P: Planner<G>>(
-    config: impl FnOnce(GameSpec) -> Option<G::Config>,
     make: impl FnOnce(&G::Config, u64) -> Result<P, Failure>,
 ) -> Result<Exit, Failure> {
     let (stdin, stdout) = (std::io::stdin().lock(), std::io::stdout().lock());
     let make = |config: &G::Config, seed| make(config, seed).map_err(|failure| format!("{:#}", failure.error));
-    serve_json::<G, P>(stdin, stdout, config, make).exit_code(Exit::BadInput)?;
+    serve_json::<G, P>(stdin, stdout, make).exit_code(Exit::BadInput)?;
     Ok(finished())
 }

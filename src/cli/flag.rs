@@ -496,9 +496,5 @@ pub(crate) struct ServeFlag {
 }
 
 pub(crate) fn serve(args: ServeFlag) -> Result<Exit, Failure> {
-    let config = |spec| match spec {
-        tickbot::game::GameSpec::Flag(config) => Some(config),
-        _ => None,
-    };
-    super::agent::serve::<FlagGame, _>(config, |config, _| Ok(args.planner.make(config)))
+    super::agent::serve::<FlagGame, _>(|config, _| Ok(args.planner.make(config)))
 }

@@ -316,9 +316,5 @@ pub(crate) struct ServePipes {
 }
 
 pub(crate) fn serve(args: ServePipes) -> Result<Exit, Failure> {
-    let config = |spec| match spec {
-        tickbot::game::GameSpec::Pipes(config) => Some(config),
-        _ => None,
-    };
-    super::agent::serve::<PipesGame, _>(config, |config, _| Ok(args.planner.make(config)))
+    super::agent::serve::<PipesGame, _>(|config, _| Ok(args.planner.make(config)))
 }

@@ -548,12 +548,8 @@ pub(crate) struct ServeSlide {
 }
 
 pub(crate) fn serve(args: ServeSlide) -> Result<Exit, Failure> {
-    let config = |spec| match spec {
-        tickbot::game::GameSpec::Slide(config) => Some(config),
-        _ => None,
-    };
     let slide = SlideArgs { planner: args.planner, ..SlideArgs::default() };
-    super::agent::serve::<SlideGame, _>(config, |config: &Config, seed| {
+    super::agent::serve::<SlideGame, _>(|config: &Config, seed| {
         let (planner, _) = slide.planner(config.side(), args.seed.unwrap_or(seed))?;
         Ok(planner.make())
     })

@@ -237,9 +237,5 @@ pub(crate) struct ServeSnake {
 }
 
 pub(crate) fn serve(args: ServeSnake) -> Result<Exit, Failure> {
-    let config = |spec| match spec {
-        tickbot::game::GameSpec::Snake(config) => Some(config),
-        _ => None,
-    };
-    super::agent::serve::<SnakeGame, _>(config, |config, _| Ok(args.planner.make(config)))
+    super::agent::serve::<SnakeGame, _>(|config, _| Ok(args.planner.make(config)))
 }

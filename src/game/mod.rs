@@ -83,6 +83,10 @@ pub trait Wire: Game {
 
     /// Wraps `config` for a replay header.
     fn spec(config: &Self::Config) -> GameSpec;
+
+    /// The inverse of [`Wire::spec`]: the configuration in `spec` if it is
+    /// this game's.
+    fn config_of(spec: GameSpec) -> Option<Self::Config>;
 }
 
 /// How people see a game: as text, as plain data, as tiles, and its level

@@ -163,6 +163,13 @@ impl Wire for FlagGame {
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Flag(config.clone())
     }
+
+    fn config_of(spec: GameSpec) -> Option<Config> {
+        match spec {
+            GameSpec::Flag(config) => Some(config),
+            _ => None,
+        }
+    }
 }
 
 /// Plays `moves` from the start of `config` and returns the game; stops at

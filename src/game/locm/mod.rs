@@ -388,6 +388,13 @@ impl Wire for LocmGame {
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Locm(config.clone())
     }
+
+    fn config_of(spec: GameSpec) -> Option<Config> {
+        match spec {
+            GameSpec::Locm(config) => Some(config),
+            _ => None,
+        }
+    }
 }
 
 impl Show for LocmGame {

@@ -255,6 +255,13 @@ impl Wire for PipesGame {
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Pipes(config.clone())
     }
+
+    fn config_of(spec: GameSpec) -> Option<Config> {
+        match spec {
+            GameSpec::Pipes(config) => Some(config),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -155,6 +155,13 @@ impl Wire for SlideGame {
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Slide(config.clone())
     }
+
+    fn config_of(spec: GameSpec) -> Option<Config> {
+        match spec {
+            GameSpec::Slide(config) => Some(config),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -240,6 +240,13 @@ impl Wire for SnakeGame {
     fn spec(config: &Config) -> GameSpec {
         GameSpec::Snake(config.clone())
     }
+
+    fn config_of(spec: GameSpec) -> Option<Config> {
+        match spec {
+            GameSpec::Snake(config) => Some(config),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
