@@ -20,7 +20,6 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use file_rotate::compression::Compression;
 use file_rotate::suffix::AppendCount;
 use file_rotate::{ContentLimit, FileRotate};
-use serde::ser::{SerializeMap, Serializer};
 use tracing::field::{Field, Visit};
 use tracing::{Event, Subscriber};
 use tracing_indicatif::IndicatifLayer;
@@ -112,8 +111,11 @@ fn filter(config: &LogConfig, on_stderr: bool) -> Result<EnvFilter, TelemetryErr
 /// no spans). The per-game events, thousands a second in a session of
 /// quick games, are written straight into a reused buffer instead of
 /// through its formatter, whose writer adaptor checks the UTF-8 of every
-/// piece it is given (more than half of what such a line cost): the same
-/// bytes, in a third of the time. Any other event goes to that formatter.
+/// piece it is given (more than half of what such a line cost), with the
+/// timestamp's date and time of day formatted once a second
+/// ([`Timestamps`]) and each `Display` field formatted whole before it is
+/// escaped: the same bytes, in a fifth of the time. Any other event goes
+/// to that formatter.
 struct FileFormat {
     json: Format<Json, SystemTime>,
 }
@@ -136,69 +138,142 @@ where
             return self.json.format_event(ctx, writer, event);
         }
         thread_local! {
-            static LINE: std::cell::RefCell<(String, Vec<u8>)> = const { std::cell::RefCell::new((String::new(), Vec::new())) };
+            static LINE: std::cell::RefCell<GameLine> = const { std::cell::RefCell::new(GameLine::new()) };
         }
-        LINE.with_borrow_mut(|(timestamp, line)| {
-            timestamp.clear();
+        LINE.with_borrow_mut(|GameLine { timestamps, text, line }| {
             line.clear();
-            SystemTime.format_time(&mut Writer::new(timestamp))?;
-            let mut serializer = serde_json::Serializer::new(&mut *line);
-            let mut map = serializer.serialize_map(None).map_err(|_| std::fmt::Error)?;
-            map.serialize_entry("timestamp", timestamp).map_err(|_| std::fmt::Error)?;
-            map.serialize_entry("level", meta.level().as_str()).map_err(|_| std::fmt::Error)?;
-            let mut fields = Fields { map, failed: false };
-            event.record(&mut fields);
-            let Fields { mut map, failed } = fields;
-            if failed {
-                return Err(std::fmt::Error);
-            }
-            map.serialize_entry("target", meta.target()).map_err(|_| std::fmt::Error)?;
-            SerializeMap::end(map).map_err(|_| std::fmt::Error)?;
-            line.push(b'\n');
-            writer.write_str(std::str::from_utf8(line).map_err(|_| std::fmt::Error)?)
+            line.push_str("{\"timestamp\":\"");
+            timestamps.write(std::time::SystemTime::now(), line);
+            line.push('"');
+            push_entry(line, "level", meta.level().as_str());
+            event.record(&mut Fields { line, text });
+            push_entry(line, "target", meta.target());
+            line.push_str("}\n");
+            writer.write_str(line)
         })
     }
 }
 
-/// An event's fields into the JSON object being written, each as
-/// `tracing-serde`'s map visitor writes it (its `Debug` text for what
-/// is neither a number, a bool nor a string).
-struct Fields<M> {
-    map: M,
-    failed: bool,
+/// A per-game line's buffers, reused from one line to the next.
+struct GameLine {
+    timestamps: Timestamps,
+    /// A field's `Debug` text, before it is escaped.
+    text: String,
+    line: String,
 }
 
-impl<M: SerializeMap> Fields<M> {
-    fn entry(&mut self, field: &Field, value: &(impl serde::Serialize + ?Sized)) {
-        if !self.failed {
-            self.failed = self.map.serialize_entry(field.name(), value).is_err();
-        }
+impl GameLine {
+    const fn new() -> GameLine {
+        GameLine { timestamps: Timestamps::new(), text: String::new(), line: String::new() }
     }
 }
 
-impl<M: SerializeMap> Visit for Fields<M> {
+/// Timestamps as `tracing-subscriber`'s `SystemTime` writes them
+/// (RFC 3339 in UTC, to the microsecond: `2026-11-26T14:50:11.123456Z`),
+/// the date and time of day formatted once per second: formatting them
+/// afresh took more than a quarter of a per-game line's time.
+struct Timestamps {
+    /// The second `prefix` is, in seconds since the Unix epoch.
+    second: Option<u64>,
+    /// That second's date and time of day, up to its seconds.
+    prefix: String,
+}
+
+impl Timestamps {
+    const fn new() -> Timestamps {
+        Timestamps { second: None, prefix: String::new() }
+    }
+
+    fn write(&mut self, now: std::time::SystemTime, out: &mut String) {
+        let Ok(since_epoch) = now.duration_since(std::time::UNIX_EPOCH) else {
+            // A clock before 1970: rare enough to format in full.
+            let _ = SystemTime.format_time(&mut Writer::new(out));
+            return;
+        };
+        let second = since_epoch.as_secs();
+        if self.second != Some(second) {
+            use std::fmt::Write as _;
+            self.prefix.clear();
+            let time = chrono::DateTime::from_timestamp(second as i64, 0).unwrap_or_default();
+            let _ = write!(self.prefix, "{}", time.format("%Y-%m-%dT%H:%M:%S"));
+            self.second = Some(second);
+        }
+        out.push_str(&self.prefix);
+        out.push('.');
+        push_padded(out, u64::from(since_epoch.subsec_micros()), 6);
+        out.push('Z');
+    }
+}
+
+/// `number` in decimal, with leading zeros to `width` digits.
+fn push_padded(out: &mut String, number: u64, width: usize) {
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(number);
+    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
+    out.push_str(digits);
+}
+
+/// `,"key":"value"` as serde_json writes it: a string with nothing to
+/// escape (nearly every one) is copied as it is.
+fn push_entry(line: &mut String, key: &str, value: &str) {
+    push_key(line, key);
+    push_json_str(line, value);
+}
+
+fn push_key(line: &mut String, key: &str) {
+    line.push(',');
+    push_json_str(line, key);
+    line.push(':');
+}
+
+fn push_json_str(line: &mut String, text: &str) {
+    if text.bytes().any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\') {
+        line.push_str(&serde_json::Value::from(text).to_string());
+    } else {
+        line.push('"');
+        line.push_str(text);
+        line.push('"');
+    }
+}
+
+/// An event's fields into the JSON line being written, each as
+/// `tracing-serde`'s map visitor writes it (its `Debug` text for what
+/// is neither a number, a bool nor a string).
+struct Fields<'a> {
+    line: &'a mut String,
+    text: &'a mut String,
+}
+
+impl Visit for Fields<'_> {
     fn record_bool(&mut self, field: &Field, value: bool) {
-        self.entry(field, &value);
+        push_key(self.line, field.name());
+        self.line.push_str(if value { "true" } else { "false" });
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.entry(field, &format_args!("{value:?}"));
+        use std::fmt::Write as _;
+        self.text.clear();
+        let _ = write!(self.text, "{value:?}");
+        push_entry(self.line, field.name(), self.text);
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        self.entry(field, &value);
+        push_key(self.line, field.name());
+        self.line.push_str(itoa::Buffer::new().format(value));
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        self.entry(field, &value);
+        push_key(self.line, field.name());
+        self.line.push_str(itoa::Buffer::new().format(value));
     }
 
     fn record_f64(&mut self, field: &Field, value: f64) {
-        self.entry(field, &value);
+        push_key(self.line, field.name());
+        self.line.push_str(&serde_json::Value::from(value).to_string());
     }
 
     fn record_str(&mut self, field: &Field, value: &str) {
-        self.entry(field, value);
+        push_entry(self.line, field.name(), value);
     }
 }
 
@@ -592,6 +667,30 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert!(lines[0].contains("\"reason\":\"said \\\"no\\\"\\tat tick 3"), "{}", lines[0]);
         assert_eq!(ours.lines(), lines);
+    }
+
+    #[test]
+    fn timestamps_are_written_as_the_stock_formatter_writes_them() {
+        use std::time::{Duration, UNIX_EPOCH};
+        let mut timestamps = Timestamps::new();
+        let mut written = |since_epoch: Duration| {
+            let mut out = String::new();
+            timestamps.write(UNIX_EPOCH + since_epoch, &mut out);
+            out
+        };
+        assert_eq!(written(Duration::ZERO), "1970-01-01T00:00:00.000000Z");
+        // A leap day, the same second again (from the cache), the next one.
+        assert_eq!(written(Duration::new(1_709_164_799, 999_999_999)), "2024-02-28T23:59:59.999999Z");
+        assert_eq!(written(Duration::new(1_709_164_799, 5_000)), "2024-02-28T23:59:59.000005Z");
+        assert_eq!(written(Duration::new(1_709_164_800, 0)), "2024-02-29T00:00:00.000000Z");
+        assert_eq!(written(Duration::new(1_795_704_611, 123_456_789)), "2026-11-26T14:50:11.123456Z");
+        // Against the stock formatter, a moment apart.
+        let mut stock = String::new();
+        SystemTime.format_time(&mut Writer::new(&mut stock)).unwrap();
+        let ours = written(std::time::SystemTime::now().duration_since(UNIX_EPOCH).unwrap());
+        let parse = |text: &str| chrono::DateTime::parse_from_rfc3339(text).unwrap();
+        assert_eq!((ours.len(), ours.as_bytes()[10], ours.as_bytes()[26]), (stock.len(), b'T', b'Z'));
+        assert!((parse(&ours) - parse(&stock)).num_seconds().abs() <= 1, "{ours} against {stock}");
     }
 
     #[test]
