@@ -297,6 +297,8 @@ pub(crate) struct ResultLine {
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
+    /// The lines of a commit, kept for the next one's.
+    lines: Vec<u8>,
 }
 
 impl ResultsFile {
@@ -315,7 +317,7 @@ impl ResultsFile {
         let mut recovered = Recovered::default();
         if !file.metadata().map_err(error)?.is_file() {
             // A device or pipe (`/dev/full` in tests): nothing to read back.
-            return Ok((ResultsFile { file, path: path.to_path_buf() }, recovered));
+            return Ok((ResultsFile { file, path: path.to_path_buf(), lines: Vec::new() }, recovered));
         }
         let mut reader = BufReader::new(&file);
         let mut line = Vec::new();
@@ -367,7 +369,7 @@ impl ResultsFile {
             file.set_len(good_end).map_err(error)?;
             file.sync_all().map_err(error)?;
         }
-        Ok((ResultsFile { file, path: path.to_path_buf() }, recovered))
+        Ok((ResultsFile { file, path: path.to_path_buf(), lines: Vec::new() }, recovered))
     }
 
     /// Appends the records as lines in one write and syncs them once. A
@@ -375,16 +377,24 @@ impl ResultsFile {
     /// torn line and holds either all of them or none.
     pub(crate) fn append_all<'a>(&mut self, records: impl Iterator<Item = &'a GameRecord>) -> Result<(), SessionError> {
         let error = |cause| SessionError::Results { path: self.path.clone(), cause };
-        let mut lines = Vec::new();
+        let mut lines = std::mem::take(&mut self.lines);
+        lines.clear();
         for record in records {
             serde_json::to_writer(&mut lines, record).map_err(|cause| error(io::Error::other(cause)))?;
             lines.push(b'\n');
         }
+        let written = self.write_lines(&lines);
+        self.lines = lines;
+        written
+    }
+
+    fn write_lines(&mut self, lines: &[u8]) -> Result<(), SessionError> {
+        let error = |cause| SessionError::Results { path: self.path.clone(), cause };
         if lines.is_empty() {
             return Ok(());
         }
         let before = self.file.metadata().map_err(error)?.len();
-        let written = self.file.write_all(&lines).and_then(|()| self.file.sync_data());
+        let written = self.file.write_all(lines).and_then(|()| self.file.sync_data());
         if let Err(cause) = written {
             let _ = self.file.set_len(before);
             let _ = self.file.sync_data();
