@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tracing::info;
 
@@ -20,7 +20,7 @@ use crate::session::commit::{Pending, ReplayPart};
 use crate::session::entry::Keep;
 use crate::session::report::Agents;
 use crate::session::ticks::{Ending, Halt, play_ticks};
-use crate::session::workers::{Abandoned, Done, Finished, Lane};
+use crate::session::workers::{Abandoned, Done, Finished, Lane, Reached};
 use crate::session::{EntryPlayer, GAME_EVENTS, GameJob, GameRecord, game_id};
 
 /// The games of one game type: its levels (game `index` plays level
@@ -118,17 +118,19 @@ fn play_game<G: Replayable, P: Planner<G>>(
     let agents = planner.agents();
     let mut game = G::new(level, job.seed);
     let id = game_id(&job.entry, job.index);
-    info!(target: GAME_EVENTS, game = G::NAME, id = %id, seed = job.seed, planner = planner_name, "game_start");
-    let mut last_hash = 0;
+    // Strings as `&str`, not `%` (Display): a per-game line is written
+    // straight from them, where `Display` goes through a formatter.
+    info!(target: GAME_EVENTS, game = G::NAME, id = id.as_str(), seed = job.seed, planner = planner_name, "game_start");
+    let mut reached = Reached { ticks: game.tick(), score: game.score(), ..Reached::default() };
     let replay = match &job.replay_path {
         Some(path) => {
-            last_hash = game.state_hash();
+            reached.last_hash = game.state_hash();
             let header = Header {
                 tickbot_version: env!("CARGO_PKG_VERSION").to_string(),
                 game: G::spec(level),
                 seed: job.seed,
                 planner: PlannerInfo { name: planner_name.to_string(), params: planner.params() },
-                initial_hash: last_hash,
+                initial_hash: reached.last_hash,
             };
             match ReplayPart::create(path, &header) {
                 Ok(part) => Some(part),
@@ -146,17 +148,15 @@ fn play_game<G: Replayable, P: Planner<G>>(
         planner: planner_name,
         agents,
         started,
-        ticks: game.tick(),
-        score: game.score(),
-        last_hash,
-        planner_time: Duration::ZERO,
+        reached,
         replay,
     });
-    let ending = play_ticks(&mut game, &mut planner, lane);
-    let live = match lane.take() {
+    let ending = play_ticks(&mut game, &mut planner, lane, &mut reached);
+    let mut live = match lane.take() {
         Ok(live) => live.expect("the game stays in its lane until it is taken"),
         Err(Abandoned) => return None,
     };
+    live.reached = reached;
     match ending {
         Ok(ending) => Some(live.finish(ending, &lane.ctx.disk_used)),
         Err(Halt::Failed(error)) => {
@@ -180,14 +180,10 @@ pub(super) struct LiveGame {
     /// The external programs that play, per seat (`Planner::agents`).
     agents: Vec<Option<String>>,
     started: Instant,
-    /// The game's tick and score after its last step.
-    pub(super) ticks: u32,
-    pub(super) score: i64,
-    /// The state hash after the last step (the initial one if none),
-    /// kept only while a replay is written.
-    pub(super) last_hash: u64,
-    /// Time spent in the planner, over all its calls.
-    pub(super) planner_time: Duration,
+    /// How far it was played: kept with each frame while a replay is
+    /// written, else set by whoever ends the game (the worker keeps its
+    /// own while it plays).
+    pub(super) reached: Reached,
     pub(super) replay: Option<ReplayPart>,
 }
 
@@ -211,7 +207,8 @@ impl LiveGame {
         let keep = self.job.keep == Keep::Always || outcome.kind != OutcomeKind::Won;
         let replay = match self.replay {
             Some(part) if keep => {
-                let footer = Footer { outcome: outcome.clone(), ticks: self.ticks, final_hash: self.last_hash };
+                let reached = self.reached;
+                let footer = Footer { outcome: outcome.clone(), ticks: reached.ticks, final_hash: reached.last_hash };
                 match part.seal(&footer) {
                     Ok(sealed) => {
                         disk_used.fetch_add(sealed.bytes, Ordering::Relaxed);
@@ -235,9 +232,9 @@ impl LiveGame {
             planner: self.planner,
             outcome: outcome.kind,
             reason: outcome.reason,
-            ticks: self.ticks,
-            score: self.score,
-            planner_us: self.planner_time.as_micros() as u64,
+            ticks: self.reached.ticks,
+            score: self.reached.score,
+            planner_us: self.reached.planner_time.as_micros() as u64,
             elapsed_us: self.started.elapsed().as_micros() as u64,
             replay: replay.as_ref().map(|sealed| sealed.path().to_path_buf()),
             agents: (!self.agents.is_empty()).then(|| Box::new(Agents(self.agents))),
@@ -257,11 +254,11 @@ fn log_game_end(record: &GameRecord) {
     info!(
         target: GAME_EVENTS,
         game = record.game,
-        id = %record.id,
+        id = record.id.as_str(),
         seed = record.seed,
         planner = record.planner,
-        outcome = %record.outcome,
-        reason = %record.reason,
+        outcome = record.outcome.as_str(),
+        reason = record.reason.as_str(),
         ticks = record.ticks,
         score = record.score,
         planner_us = record.planner_us,

@@ -23,7 +23,7 @@ use crate::session::entry::Keep;
 use crate::session::game::single;
 use crate::session::sprt::RunningTest;
 use crate::session::ticks::{Ending, grace, over_budget_reason};
-use crate::session::workers::{COMMIT_GAMES, Context, Crew, Lane, SessionStarter, Starter};
+use crate::session::workers::{COMMIT_REPLAYS, Context, Crew, Lane, SessionStarter, Starter};
 use crate::session::{
     EntryReport, GameJob, GameRecord, LiveEntry, Recovered, ResultsFile, Schedule, SessionConfig, SessionDir,
     SessionError, SessionLog, SessionProgress, SessionReport, Totals,
@@ -107,8 +107,10 @@ struct Running {
     results: Option<ResultsFile>,
     known_dirs: KnownDirs,
     log: Option<Arc<dyn SessionLog>>,
-    /// Finished games waiting for the next commit.
+    /// Finished games waiting for the next commit, and how many of them
+    /// keep a replay.
     pending: Vec<Pending>,
+    pending_replays: usize,
     /// When the last commit began; `None` before the first, which comes
     /// as soon as a game finishes.
     last_commit: Option<Instant>,
@@ -230,6 +232,7 @@ impl Running {
             known_dirs: KnownDirs::default(),
             log,
             pending: Vec::new(),
+            pending_replays: 0,
             last_commit: None,
             stopping_since: None,
             totals,
@@ -264,7 +267,7 @@ impl Running {
             }
             self.collect();
             let waited = self.last_commit.is_none_or(|at| at.elapsed() >= COMMIT_EVERY);
-            let due = !self.pending.is_empty() && (waited || self.pending.len() >= COMMIT_GAMES);
+            let due = !self.pending.is_empty() && (waited || self.pending_replays >= COMMIT_REPLAYS);
             if due {
                 self.commit().await;
             }
@@ -302,14 +305,14 @@ impl Running {
         for (number, game) in taken {
             lanes[number] = None;
             self.working -= 1;
-            let tick = game.ticks + 1;
+            let tick = game.reached.ticks + 1;
             let ending = if stopping.is_some() {
                 Ending::Interrupted(Outcome::new(
                     OutcomeKind::Aborted,
                     format!("interrupted while planning tick {tick}"),
                 ))
             } else {
-                Ending::Over(Outcome::new(OutcomeKind::Timeout, over_budget_reason(move_budget, game.ticks)))
+                Ending::Over(Outcome::new(OutcomeKind::Timeout, over_budget_reason(move_budget, game.reached.ticks)))
             };
             self.crew.deliver(game.finish(ending, &self.crew.ctx.disk_used));
         }
@@ -336,6 +339,7 @@ impl Running {
             }
         }
         self.pending.extend(inbox.games);
+        self.pending_replays += inbox.replays;
     }
 
     /// Commits the finished games (`commit.rs`), then counts them; none
@@ -346,6 +350,7 @@ impl Running {
         }
         self.last_commit = Some(Instant::now());
         let games = std::mem::take(&mut self.pending);
+        self.pending_replays = 0;
         if self.report.stopped_by.is_some() {
             return self.drop_games(games);
         }
@@ -757,6 +762,26 @@ mod tests {
         )
         .await;
         assert_eq!(report.overall.timeout, 1);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_call_that_never_returns_ends_its_game_where_it_stood_with_or_without_a_replay() {
+        // The watchdog takes the game during the third call: with a replay,
+        // from the frames written with it; without, from what the worker
+        // published before the call. Either way it stood after two moves.
+        for replays in [ReplayPolicy::None, ReplayPolicy::All] {
+            let dir = tempfile::tempdir().unwrap();
+            let overrun = || Walker { misbehaviour: Misbehaviour::Overrun, ..walker(0) };
+            let mut session = config(vec![entry("overrun", 1, 20, overrun)], Duration::from_millis(100));
+            session.replays = replays;
+            let (held, results, recovered) = open(dir.path());
+            let report = run(session, Some((&held, results, recovered)), None, std::future::pending()).await;
+            assert_eq!(report.overall.timeout, 1, "{replays:?}");
+            let line = &lines(&held.results_path())[0];
+            assert_eq!((line["outcome"].as_str(), line["ticks"].as_u64()), (Some("timeout"), Some(2)), "{line}");
+            assert!(line["reason"].as_str().unwrap().ends_with("at tick 3"), "{line}");
+            assert_eq!(line["replay"].is_null(), replays == ReplayPolicy::None, "{line}");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

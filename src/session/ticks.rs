@@ -1,9 +1,10 @@
 //! The ticks of one game, all on its worker's thread: ask the planner
 //! (under the move budget, a panic caught), sort what it answers into the
 //! action to play or the fault that ends the game, step the game, and
-//! write the tick's frame. Between calls the game's progress is in its
-//! `Lane`, where the watchdog can end a game whose planner never returns.
-//! What happens to the finished game is `game.rs`'s.
+//! write the tick's frame. Before each call the game's progress is
+//! published in its `Lane`, where the watchdog can end a game whose
+//! planner never returns (`workers.rs`). What happens to the finished game
+//! is `game.rs`'s.
 //!
 //! The clock is read as little as the budget allows (`Pacer`): a call
 //! that takes a while is timed on its own, start and end, as the move
@@ -15,6 +16,8 @@
 //! the window's time goes to the planner's (with the game's steps
 //! between its calls, a fraction of a microsecond each), and a call that
 //! ignores its budget is ended by the watchdog, which times every call.
+//! A worker's next game starts its window where the last one left it
+//! (after timing its first call alone, which often plans the game).
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -23,10 +26,10 @@ use std::time::{Duration, Instant};
 use tracing::{debug, warn};
 
 use crate::game::{Outcome, OutcomeKind, Replayable, Status};
-use crate::plan::{Budget, Decision, PlanError, PlanStats, Planner};
+use crate::plan::{Budget, PlanError, PlanStats, Planner};
 use crate::replay::{Frame, FrameHash};
 use crate::session::SessionError;
-use crate::session::workers::{Abandoned, Lane, panic_message};
+use crate::session::workers::{Abandoned, Lane, Reached, panic_message};
 
 /// Ticks counted into the progress counter at once: a shared counter
 /// touched every tick by every worker would cost more than a tick.
@@ -50,11 +53,16 @@ struct Pacer {
     left: u32,
     /// When the open window opened.
     opened: Instant,
+    /// The window a quick one grows to at once: where the worker's last
+    /// game left it, so that a worker of quick games does not time the
+    /// first calls of each one by one again. Its first call still is.
+    resume: u32,
 }
 
 impl Pacer {
-    fn new() -> Pacer {
-        Pacer { window: 1, left: 0, opened: Instant::now() }
+    /// A game's pacer, `resume` where the worker's last game left it.
+    fn new(resume: u32) -> Pacer {
+        Pacer { window: 1, left: 0, opened: Instant::now(), resume }
     }
 
     /// Before a call: opens a window if none is open; the call's deadline.
@@ -86,13 +94,17 @@ impl Pacer {
 
     /// Sizes the next window from how long the last one took.
     fn adapt(&mut self, took: Duration, one_at_a_time: bool) {
-        self.window = if one_at_a_time || took >= QUICK_WINDOW { 1 } else { (self.window * 2).min(MAX_WINDOW) };
+        if one_at_a_time || took >= QUICK_WINDOW {
+            (self.window, self.resume) = (1, 1);
+        } else {
+            self.window = (self.window * 2).max(self.resume).min(MAX_WINDOW);
+        }
         self.left = 0;
     }
 
     /// The time of a window the game's end left open.
     fn finish(&mut self) -> Option<Duration> {
-        (self.left > 0 && self.left < self.window).then(|| self.close(true).0)
+        (self.left > 0 && self.left < self.window).then(|| self.close(false).0)
     }
 }
 
@@ -120,124 +132,170 @@ pub(super) fn grace(move_budget: Duration) -> Duration {
 
 /// Plays `game` on the calling thread until it is over, the planner
 /// faults, or the session stops it; each step's frame goes to the lane's
-/// replay.
+/// replay, and how far the game got to `reached`.
 pub(super) fn play_ticks<G: Replayable, P: Planner<G>>(
     game: &mut G,
     planner: &mut P,
     lane: &Lane,
+    reached: &mut Reached,
 ) -> Result<Ending, Halt> {
-    let ctx = &*lane.ctx;
-    let planner_name = planner.name();
-    let mut budget = Budget::new(None, Some(Arc::clone(&ctx.cancel)));
-    let limit = ctx.move_budget + grace(ctx.move_budget);
-    let mut unreported = 0;
-    // Asked once per game: a planner that plans every tick would otherwise
-    // pay the filter's check on each. A plan's event has its call's time,
-    // so with it every call is timed on its own.
-    let log_plans = tracing::enabled!(tracing::Level::DEBUG);
-    let mut pacer = Pacer::new();
-    let mut calls = lane.first_call();
-    let ending = loop {
-        if let Status::Over(outcome) = game.status() {
-            break Ending::Over(outcome);
+    let mut ticking = Ticking::new(lane, planner.name(), reached);
+    // One unwinding guard for the whole game, not one per call (which
+    // would cost a hot loop of quick calls a tenth of its time): a panic
+    // is the planner's if it came while a call was under way.
+    let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ticking.play(game, planner)));
+    let ending = match played {
+        Ok(ending) => ending,
+        Err(payload) if ticking.in_call => {
+            let (tick, timed) = (game.tick(), ticking.pacer.after_call(true));
+            ticking.returned().map(|()| {
+                let late = timed.and_then(|(took, single)| ticking.window_closed(took, single));
+                late.unwrap_or_else(|| {
+                    let message = panic_message(payload.as_ref());
+                    fault(OutcomeKind::Panic, format!("planner panicked at tick {}: {message}", tick + 1))
+                })
+            })
         }
-        let tick = game.tick();
-        if ctx.cancel.load(Ordering::Relaxed) {
-            break Ending::Interrupted(Outcome::new(
-                OutcomeKind::Aborted,
-                format!("interrupted before tick {}", tick + 1),
-            ));
-        }
-        if let Some(deadline) = pacer.before_call(ctx.move_budget) {
-            budget.set_deadline(deadline);
-        }
-        lane.call_started(calls);
-        calls += 1;
-        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| planner.next_action(game, &budget)));
-        let timed = pacer.after_call(log_plans);
-        let stepped = lane.after_call(|live| -> Result<Option<Ending>, SessionError> {
-            let mut late = false;
-            if let Some((took, single)) = timed {
-                live.planner_time += took;
-                // Past the grace the answer comes too late, whatever it
-                // is: the watchdog would have ended the game without it.
-                // (A window's time is many calls': the watchdog judges them.)
-                late = single && took > limit;
-            }
-            let decision = if late {
-                Err(fault(OutcomeKind::Timeout, over_budget_reason(ctx.move_budget, tick)))
-            } else {
-                sort_answer(answer, ctx.move_budget, tick)
-            };
-            let decision = match decision {
-                Ok(decision) => decision,
-                Err(ending) => return Ok(Some(ending)),
-            };
-            if let Some(stats) = decision.planned.filter(|_| log_plans) {
-                let took = timed.map_or(Duration::ZERO, |(took, _)| took);
-                log_plan(live.id(), planner_name, tick, &stats, took);
-            }
-            if let Err(illegal) = game.step(decision.action) {
-                warn!(id = %live.id(), error = %illegal, "planner chose an illegal action");
-                return Ok(Some(fault(
-                    OutcomeKind::Illegal,
-                    format!("planner chose an illegal action at tick {}: {illegal}", tick + 1),
-                )));
-            }
-            live.ticks = game.tick();
-            live.score = game.score();
-            if let Some(replay) = &mut live.replay {
-                // Hashed only where a replay records it: the footer's final
-                // hash is the last one.
-                live.last_hash = game.state_hash();
-                replay
-                    .frame(Frame { action: G::action_code(decision.action), hash: FrameHash::Full(live.last_hash) })?;
-            }
-            Ok(None)
-        });
-        match stepped {
-            Ok(Ok(None)) => {}
-            Ok(Ok(Some(ending))) => break ending,
-            Ok(Err(error)) => {
-                lane.calls_ended(calls);
-                return Err(Halt::Failed(error));
-            }
-            Err(Abandoned) => return Err(Halt::Abandoned),
-        }
-        unreported += 1;
-        if unreported == TICKS_PER_REPORT {
-            ctx.ticks.advance(unreported);
-            unreported = 0;
-        }
+        Err(payload) => std::panic::resume_unwind(payload),
     };
-    ctx.ticks.advance(unreported);
-    lane.calls_ended(calls);
-    if let Some(took) = pacer.finish() {
-        // Between calls: the watchdog cannot have taken the game.
-        let _ = lane.after_call(|live| live.planner_time += took);
+    if matches!(ending, Err(Halt::Abandoned)) {
+        return ending;
     }
-    Ok(ending)
+    lane.ctx.ticks.advance(ticking.unreported);
+    if let Some(took) = ticking.pacer.finish() {
+        ticking.reached.planner_time += took;
+    }
+    lane.game_ended(ticking.calls, ticking.pacer.window);
+    ending
 }
 
-/// Sorts a planner's answer: the decision to play, or the outcome its fault
-/// ends the game with (over budget, cancelled, a planning error, a panic).
-fn sort_answer<A>(
-    answer: std::thread::Result<Result<Decision<A>, PlanError>>,
-    move_budget: Duration,
-    tick: u32,
-) -> Result<Decision<A>, Ending> {
-    match answer {
-        Ok(Ok(decision)) => Ok(decision),
-        Ok(Err(PlanError::OutOfTime)) => Err(fault(OutcomeKind::Timeout, over_budget_reason(move_budget, tick))),
-        Ok(Err(PlanError::Cancelled)) => Err(Ending::Interrupted(Outcome::new(
+/// The state of one game's ticks that outlives a panic in its planner.
+struct Ticking<'a> {
+    lane: &'a Lane,
+    planner_name: &'static str,
+    reached: &'a mut Reached,
+    pacer: Pacer,
+    /// The number of the next planner call (of the one under way, during
+    /// a call).
+    calls: u64,
+    in_call: bool,
+    /// Ticks not yet counted into the session's progress.
+    unreported: u64,
+    /// Whether a plan's `debug` event is wanted. Asked once per game: a
+    /// planner that plans every tick would otherwise pay the filter's
+    /// check on each. A plan's event has its call's time, so with it
+    /// every call is timed on its own.
+    log_plans: bool,
+}
+
+impl<'a> Ticking<'a> {
+    fn new(lane: &'a Lane, planner_name: &'static str, reached: &'a mut Reached) -> Ticking<'a> {
+        let log_plans = tracing::enabled!(tracing::Level::DEBUG);
+        let calls = lane.first_call();
+        let pacer = Pacer::new(lane.pacer_window());
+        Ticking { lane, planner_name, reached, pacer, calls, in_call: false, unreported: 0, log_plans }
+    }
+
+    fn play<G: Replayable, P: Planner<G>>(&mut self, game: &mut G, planner: &mut P) -> Result<Ending, Halt> {
+        let ctx = &*self.lane.ctx;
+        let mut budget = Budget::new(None, Some(Arc::clone(&ctx.cancel)));
+        let recording = self.lane.with_game(|live| live.replay.is_some()).map_err(|Abandoned| Halt::Abandoned)?;
+        loop {
+            if let Status::Over(outcome) = game.status() {
+                return Ok(Ending::Over(outcome));
+            }
+            let tick = game.tick();
+            if ctx.cancel.load(Ordering::Relaxed) {
+                let reason = format!("interrupted before tick {}", tick + 1);
+                return Ok(Ending::Interrupted(Outcome::new(OutcomeKind::Aborted, reason)));
+            }
+            if let Some(deadline) = self.pacer.before_call(ctx.move_budget) {
+                budget.set_deadline(deadline);
+            }
+            self.lane.call_started(self.calls, self.reached);
+            self.in_call = true;
+            let answer = planner.next_action(game, &budget);
+            self.in_call = false;
+            let timed = self.pacer.after_call(self.log_plans);
+            self.returned()?;
+            if let Some(late) = timed.and_then(|(took, single)| self.window_closed(took, single)) {
+                return Ok(late);
+            }
+            let decision = match answer {
+                Ok(decision) => decision,
+                Err(error) => return Ok(plan_error_ending(error, ctx.move_budget, tick)),
+            };
+            if let Some(stats) = decision.planned.filter(|_| self.log_plans) {
+                let took = timed.map_or(Duration::ZERO, |(took, _)| took);
+                let _ = self.lane.with_game(|live| log_plan(live.id(), self.planner_name, tick, &stats, took));
+            }
+            if let Err(illegal) = game.step(decision.action) {
+                let _ = self
+                    .lane
+                    .with_game(|live| warn!(id = %live.id(), error = %illegal, "planner chose an illegal action"));
+                let reason = format!("planner chose an illegal action at tick {}: {illegal}", tick + 1);
+                return Ok(fault(OutcomeKind::Illegal, reason));
+            }
+            self.reached.ticks = game.tick();
+            self.reached.score = game.score();
+            if recording {
+                // Hashed only where a replay records it: the footer's final
+                // hash is the last one.
+                let hash = game.state_hash();
+                self.reached.last_hash = hash;
+                let frame = Frame { action: G::action_code(decision.action), hash: FrameHash::Full(hash) };
+                let reached = *self.reached;
+                // The frame and how far the game got, together: a game the
+                // watchdog takes has a footer that agrees with its frames.
+                let written = self.lane.with_game(|live| {
+                    live.reached = reached;
+                    live.replay.as_mut().map_or(Ok(()), |replay| replay.frame(frame))
+                });
+                match written {
+                    Ok(Ok(())) => {}
+                    Ok(Err(error)) => return Err(Halt::Failed(error)),
+                    Err(Abandoned) => return Err(Halt::Abandoned),
+                }
+            }
+            self.unreported += 1;
+            if self.unreported == TICKS_PER_REPORT {
+                ctx.ticks.advance(self.unreported);
+                self.unreported = 0;
+            }
+        }
+    }
+
+    /// After a call returned: the game goes on, unless the watchdog took it.
+    #[inline]
+    fn returned(&mut self) -> Result<(), Halt> {
+        self.calls += 1;
+        self.lane.call_returned().map_err(|Abandoned| Halt::Abandoned)
+    }
+
+    /// A window of calls closed after `took` (`single`: one call): its
+    /// time counted; the ending of a call that came too late.
+    #[cold]
+    fn window_closed(&mut self, took: Duration, single: bool) -> Option<Ending> {
+        self.reached.planner_time += took;
+        // Past the grace the answer comes too late, whatever it is: the
+        // watchdog would have ended the game without it. (A window's time
+        // is many calls': the watchdog judges them.)
+        let move_budget = self.lane.ctx.move_budget;
+        let late = single && took > move_budget + grace(move_budget);
+        late.then(|| fault(OutcomeKind::Timeout, over_budget_reason(move_budget, self.reached.ticks)))
+    }
+}
+
+/// The outcome a planning error ends the game with: over budget,
+/// cancelled by the session, or a planner's own failure.
+fn plan_error_ending(error: PlanError, move_budget: Duration, tick: u32) -> Ending {
+    match error {
+        PlanError::OutOfTime => fault(OutcomeKind::Timeout, over_budget_reason(move_budget, tick)),
+        PlanError::Cancelled => Ending::Interrupted(Outcome::new(
             OutcomeKind::Aborted,
             format!("interrupted while planning tick {}", tick + 1),
-        ))),
-        Ok(Err(error)) => Err(fault(OutcomeKind::Aborted, format!("at tick {}: {error}", tick + 1))),
-        Err(payload) => {
-            let message = panic_message(payload.as_ref());
-            Err(fault(OutcomeKind::Panic, format!("planner panicked at tick {}: {message}", tick + 1)))
-        }
+        )),
+        error => fault(OutcomeKind::Aborted, format!("at tick {}: {error}", tick + 1)),
     }
 }
 
@@ -274,7 +332,7 @@ mod tests {
     #[test]
     fn quick_calls_share_a_clock_reading_and_a_slow_one_is_timed_alone() {
         let budget = Duration::from_secs(1);
-        let mut pacer = Pacer::new();
+        let mut pacer = Pacer::new(1);
         // The first call is timed on its own: its deadline, then its time.
         assert!(pacer.before_call(budget).is_some());
         assert!(matches!(pacer.after_call(false), Some((_, true))));
@@ -307,5 +365,14 @@ mod tests {
         std::thread::sleep(Duration::from_millis(1));
         assert!(pacer.finish().is_some_and(|took| took >= Duration::from_millis(1)));
         assert_eq!((pacer.window, pacer.left), (1, 0));
+        // A game after quick ones times its first call alone, then goes
+        // back to the window the last game reached, until a slow one.
+        let mut pacer = Pacer::new(512);
+        assert!(pacer.before_call(budget).is_some());
+        assert!(matches!(pacer.after_call(false), Some((_, true))));
+        assert_eq!(pacer.window, 512);
+        pacer.adapt(QUICK_WINDOW, false);
+        pacer.adapt(Duration::ZERO, false);
+        assert_eq!(pacer.window, 2);
     }
 }

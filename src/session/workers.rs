@@ -3,19 +3,33 @@
 //! game), taking the next game of the session's order themselves and
 //! leaving each finished game in the inbox for the next group commit.
 //!
-//! Each worker keeps its game's progress (ticks, score, last hash, the
-//! replay being written) in its `Lane`, behind a mutex only the worker
-//! and the watchdog take, and publishes there the number of the planner
-//! call under way (a counter: no clock is read for it). The run loop's
-//! watchdog times each call from the first time it sees its number: a
-//! call seen for longer than its budget and grace (or, once the session
-//! is stopping, than a short grace) has its game taken from the lane and
-//! ended by the session; the worker's thread is left to the planner (it
-//! exits, touching nothing, if the call ever returns) and a fresh worker
-//! takes its place. So a call is timed to the watchdog's resolution: it
-//! ends at most one look later than it would by its own start.
+//! Each worker keeps its game in its `Lane`, where the run loop's
+//! watchdog can take it when a planner call runs too long (its budget and
+//! grace, or, once the session is stopping, a short grace). A tick of a
+//! game without a replay touches no lock and no read-modify-write there
+//! (at a fraction of a microsecond a tick, one would cost a tenth of it):
+//!
+//! - the worker publishes how far the game got, then the number of the
+//!   call it starts (a counter: no clock is read for it), and after the
+//!   call marks the lane idle and looks whether the game was taken;
+//! - the watchdog times each call from the first time it sees its number.
+//!   An overdue call's game is taken under the lane's lock, with what it
+//!   had reached before the call (read between two looks at the call's
+//!   number, as a sequence lock reads), and the lane is marked abandoned;
+//! - the lock is the one handover: whoever takes the game first, the
+//!   worker at the game's end or the watchdog, has it. A worker that raced
+//!   past an overdue call's end stops at its next look, and what it
+//!   played meanwhile is dropped. A game that writes a replay writes each
+//!   frame, and how far it got, under that lock, so that a game taken at
+//!   any moment has a footer that agrees with its frames.
+//!
+//! A game the watchdog takes is ended by the session, the worker's thread
+//! is left to the planner (it exits, touching nothing, if the call ever
+//! returns) and a fresh worker takes its place. So a call is timed to the
+//! watchdog's resolution: it ends at most one look later than it would by
+//! its own start.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, AtomicU64, Ordering, fence};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -32,9 +46,11 @@ use crate::session::{
     EntryPlayer, GameJob, LiveGame, ReplayPolicy, Schedule, SessionError, Shard, Slot, game_seed, replay_path,
 };
 
-/// Finished games that wake the run loop for a commit before its time:
-/// a bound on what a commit holds (each kept replay an open file).
-pub(super) const COMMIT_GAMES: usize = 256;
+/// Kept replays that wake the run loop for a commit before its time: a
+/// bound on the files a commit holds open. (Games without one wait for
+/// the commit's time: syncing every few hundred quick games cost more
+/// than playing them.)
+pub(super) const COMMIT_REPLAYS: usize = 256;
 
 /// A lane between planner calls.
 const IDLE: u64 = u64::MAX;
@@ -56,28 +72,76 @@ impl Context {
     }
 }
 
-/// One worker's place: its game as far as it has been played, and which
-/// planner call is under way.
+/// How far a game has been played: what its record and its replay's
+/// footer take from its last step.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Reached {
+    /// The game's tick and score.
+    pub(super) ticks: u32,
+    pub(super) score: i64,
+    /// The state hash (the initial one if no step was taken), kept only
+    /// while a replay is written.
+    pub(super) last_hash: u64,
+    /// Time spent in the planner, over all its calls so far.
+    pub(super) planner_time: Duration,
+}
+
+/// [`Reached`] as the worker publishes it before each call, for the
+/// watchdog that may take the game during the call.
+#[derive(Debug, Default)]
+struct Published {
+    ticks: AtomicU32,
+    score: AtomicI64,
+    last_hash: AtomicU64,
+    planner_ns: AtomicU64,
+}
+
+impl Published {
+    #[inline]
+    fn store(&self, reached: &Reached) {
+        // Seen by a watchdog that reads them, only if it then sees the
+        // lane idle (or a later call): how it knows them to be newer than
+        // the call it is about to end.
+        fence(Ordering::Release);
+        self.ticks.store(reached.ticks, Ordering::Relaxed);
+        self.score.store(reached.score, Ordering::Relaxed);
+        self.last_hash.store(reached.last_hash, Ordering::Relaxed);
+        self.planner_ns.store(reached.planner_time.as_nanos() as u64, Ordering::Relaxed);
+    }
+
+    fn load(&self) -> Reached {
+        Reached {
+            ticks: self.ticks.load(Ordering::Relaxed),
+            score: self.score.load(Ordering::Relaxed),
+            last_hash: self.last_hash.load(Ordering::Relaxed),
+            planner_time: Duration::from_nanos(self.planner_ns.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// One worker's place: its game, which planner call is under way, and
+/// how far the game has been played.
 #[derive(Debug)]
 pub struct Lane {
     /// The number of the planner call under way (the worker's count of
-    /// its calls, over all its games); [`IDLE`] between calls.
+    /// its calls, over all its games); [`IDLE`] between calls. Written by
+    /// the worker only.
     call: AtomicU64,
-    /// The worker's next call number, kept here between its games (only
-    /// the worker touches it).
+    /// Set by the watchdog, under the `game` lock, once it took the game.
+    abandoned: AtomicBool,
+    /// The worker's next call number, and the size of its pacer's window
+    /// (`ticks.rs`), kept here between its games (only the worker
+    /// touches them).
     next_call: AtomicU64,
+    pacer_window: AtomicU32,
     /// The call the watchdog last saw under way, and when it first saw
     /// it: taken by the watchdog only.
     sighting: Mutex<Option<(u64, Instant)>>,
-    live: Mutex<Live>,
+    /// The game being played, until the worker (at its end) or the
+    /// watchdog takes it.
+    game: Mutex<Option<LiveGame>>,
+    reached: Published,
     pub(super) ctx: Arc<Context>,
-}
-
-#[derive(Debug, Default)]
-struct Live {
-    /// The watchdog took the game: the worker must touch nothing more.
-    abandoned: bool,
-    game: Option<LiveGame>,
 }
 
 /// The lane's game was taken by the watchdog.
@@ -86,20 +150,28 @@ pub(super) struct Abandoned;
 
 impl Lane {
     fn new(ctx: Arc<Context>) -> Lane {
-        let (call, next_call) = (AtomicU64::new(IDLE), AtomicU64::new(0));
-        Lane { call, next_call, sighting: Mutex::default(), live: Mutex::default(), ctx }
+        Lane {
+            call: AtomicU64::new(IDLE),
+            abandoned: AtomicBool::new(false),
+            next_call: AtomicU64::new(0),
+            pacer_window: AtomicU32::new(1),
+            sighting: Mutex::default(),
+            game: Mutex::default(),
+            reached: Published::default(),
+            ctx,
+        }
     }
 
-    #[inline]
-    fn live(&self) -> MutexGuard<'_, Live> {
+    fn game(&self) -> MutexGuard<'_, Option<LiveGame>> {
         // A panic while the lock was held is reported as the game's own
         // failure; what the lane holds is still whole.
-        self.live.lock().unwrap_or_else(PoisonError::into_inner)
+        self.game.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Puts a starting game in the lane.
     pub(super) fn begin(&self, game: LiveGame) {
-        self.live().game = Some(game);
+        self.reached.store(&game.reached);
+        *self.game() = Some(game);
     }
 
     /// The first call number of a game: after its last game's, so that
@@ -108,40 +180,53 @@ impl Lane {
         self.next_call.load(Ordering::Relaxed)
     }
 
-    /// Keeps where a game's call numbers ended, for the worker's next game.
-    pub(super) fn calls_ended(&self, next: u64) {
-        self.next_call.store(next, Ordering::Relaxed);
+    /// The pacer's window where the worker's last game left it.
+    pub(super) fn pacer_window(&self) -> u32 {
+        self.pacer_window.load(Ordering::Relaxed)
     }
 
-    /// Publishes the start of planner call number `call` (a count the
-    /// worker keeps, below [`IDLE`]).
+    /// Keeps where a game's call numbers and its pacer's window ended, for
+    /// the worker's next game.
+    pub(super) fn game_ended(&self, next_call: u64, pacer_window: u32) {
+        self.next_call.store(next_call, Ordering::Relaxed);
+        self.pacer_window.store(pacer_window, Ordering::Relaxed);
+    }
+
+    /// Publishes how far the game has got, then the start of planner call
+    /// number `call` (a count the worker keeps, below [`IDLE`]).
     #[inline]
-    pub(super) fn call_started(&self, call: u64) {
+    pub(super) fn call_started(&self, call: u64, reached: &Reached) {
+        self.reached.store(reached);
         self.call.store(call, Ordering::Release);
     }
 
-    /// After a planner call: `tick` runs on the lane's game unless the
-    /// watchdog took it meanwhile.
+    /// After a planner call returned (or panicked): the lane is idle; the
+    /// game goes on unless the watchdog took it.
     #[inline]
-    pub(super) fn after_call<R>(&self, tick: impl FnOnce(&mut LiveGame) -> R) -> Result<R, Abandoned> {
-        let mut live = self.live();
-        if live.abandoned {
-            return Err(Abandoned);
-        }
+    pub(super) fn call_returned(&self) -> Result<(), Abandoned> {
         self.call.store(IDLE, Ordering::Release);
-        let game = live.game.as_mut().expect("a game is in the lane while it plays");
-        Ok(tick(game))
+        if self.abandoned.load(Ordering::Acquire) { Err(Abandoned) } else { Ok(()) }
     }
 
-    /// Takes the lane's game back at its end.
+    /// `with` on the lane's game between planner calls, unless the
+    /// watchdog took it.
+    pub(super) fn with_game<R>(&self, with: impl FnOnce(&mut LiveGame) -> R) -> Result<R, Abandoned> {
+        self.game().as_mut().map(with).ok_or(Abandoned)
+    }
+
+    /// Takes the lane's game back at its end (`None`: none was begun),
+    /// unless the watchdog took it.
     pub(super) fn take(&self) -> Result<Option<LiveGame>, Abandoned> {
-        let mut live = self.live();
-        if live.abandoned { Err(Abandoned) } else { Ok(live.game.take()) }
+        let mut game = self.game();
+        match game.take() {
+            None if self.abandoned.load(Ordering::Relaxed) => Err(Abandoned),
+            taken => Ok(taken),
+        }
     }
 
     /// The game of a planner call that `overdue` says has run too long
-    /// (given how long it has run), taken from the worker; the worker is
-    /// then abandoned.
+    /// (given how long it has run), taken from the worker with how far it
+    /// was played; the worker is then abandoned.
     fn abandon_if(&self, overdue: impl Fn(Duration) -> bool) -> Option<LiveGame> {
         let call = self.call.load(Ordering::Acquire);
         let running = {
@@ -161,13 +246,23 @@ impl Lane {
         if !overdue(running) {
             return None;
         }
-        let mut live = self.live();
-        // Still the same call: the worker has not come back to the lane.
-        if live.abandoned || self.call.load(Ordering::Acquire) != call {
+        // How far the game got before the call: whole only if the call is
+        // still the same one after reading it.
+        let reached = self.reached.load();
+        fence(Ordering::Acquire);
+        if self.call.load(Ordering::Relaxed) != call {
             return None;
         }
-        live.abandoned = true;
-        live.game.take()
+        let mut slot = self.game();
+        // `None`: the worker came back and took its game at its end.
+        let mut game = slot.take()?;
+        self.abandoned.store(true, Ordering::Release);
+        drop(slot);
+        if game.replay.is_none() {
+            // With a replay, the lane's game has its own, kept with its frames.
+            game.reached = reached;
+        }
+        Some(game)
     }
 }
 
@@ -196,6 +291,8 @@ impl Finished {
 #[derive(Debug, Default)]
 pub(super) struct Inbox {
     pub(super) games: Vec<Pending>,
+    /// How many of `games` keep a replay.
+    pub(super) replays: usize,
     pub(super) stopped: u64,
     pub(super) failures: Vec<SessionError>,
     pub(super) workers_done: usize,
@@ -305,8 +402,9 @@ impl Crew {
             let mut inbox = self.inbox();
             match finished.0 {
                 Done::Recorded(game) => {
+                    inbox.replays += usize::from(game.replay.is_some());
                     inbox.games.push(game);
-                    inbox.games.len() >= COMMIT_GAMES
+                    inbox.replays >= COMMIT_REPLAYS
                 }
                 Done::Stopped => {
                     inbox.stopped += 1;
