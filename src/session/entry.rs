@@ -132,7 +132,7 @@ impl LiveTotals {
 pub struct GameJob {
     /// The entry's place in the session, and its name.
     pub(super) entry_number: usize,
-    pub(super) entry: String,
+    pub(super) entry: Arc<str>,
     pub(super) index: u64,
     pub(super) seed: u64,
     pub(super) replay_path: Option<PathBuf>,

@@ -26,14 +26,15 @@ use crate::session::{EntryPlayer, GAME_EVENTS, GameJob, GameRecord, game_id};
 /// The games of one game type: its levels (game `index` plays level
 /// `index % levels`) and a planner maker (a fresh planner per game).
 pub struct GameEntry<G: Replayable, F> {
-    levels: Vec<(String, Arc<G::Config>)>,
+    /// Named as the results file names them (shared by each game's record).
+    levels: Vec<(Arc<str>, Arc<G::Config>)>,
     make_planner: F,
     planner: &'static str,
 }
 
 impl<G: Replayable, F> fmt::Debug for GameEntry<G, F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let levels: Vec<&str> = self.levels.iter().map(|(name, _)| name.as_str()).collect();
+        let levels: Vec<&str> = self.levels.iter().map(|(name, _)| &**name).collect();
         f.debug_struct("GameEntry")
             .field("game", &G::NAME)
             .field("levels", &levels)
@@ -54,6 +55,7 @@ where
     pub fn seeded(levels: Vec<(String, Arc<G::Config>)>, make_planner: F) -> Arc<dyn EntryPlayer> {
         assert!(!levels.is_empty(), "an entry plays at least one level");
         let planner = make_planner(&levels[0].1, 0).name();
+        let levels = levels.into_iter().map(|(name, level)| (Arc::from(name), level)).collect();
         Arc::new(GameEntry::<G, F> { levels, make_planner, planner })
     }
 }
@@ -76,7 +78,7 @@ pub(super) fn single<G: Replayable, P: Planner<G>>(level: Arc<G::Config>, planne
     let make_planner = move |_: &G::Config, _: u64| {
         planner.lock().unwrap_or_else(PoisonError::into_inner).take().expect("a single game's planner plays once")
     };
-    Arc::new(GameEntry::<G, _> { levels: vec![(String::new(), level)], make_planner, planner: name })
+    Arc::new(GameEntry::<G, _> { levels: vec![(Arc::from(""), level)], make_planner, planner: name })
 }
 
 impl<G, F, P> EntryPlayer for GameEntry<G, F>
@@ -108,7 +110,7 @@ where
 /// stops it), recording it. `None`: the watchdog took the game.
 fn play_game<G: Replayable, P: Planner<G>>(
     level: &G::Config,
-    level_name: &str,
+    level_name: &Arc<str>,
     mut planner: P,
     job: GameJob,
     lane: &Lane,
@@ -144,7 +146,7 @@ fn play_game<G: Replayable, P: Planner<G>>(
         id,
         job,
         game: G::NAME,
-        level: level_name.to_string(),
+        level: Arc::clone(level_name),
         planner: planner_name,
         agents,
         started,
@@ -175,7 +177,7 @@ pub(super) struct LiveGame {
     id: String,
     job: GameJob,
     game: &'static str,
-    level: String,
+    level: Arc<str>,
     planner: &'static str,
     /// The external programs that play, per seat (`Planner::agents`).
     agents: Vec<Option<String>>,

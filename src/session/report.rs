@@ -3,6 +3,7 @@
 //! of a whole run, per entry and overall.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -16,10 +17,10 @@ use crate::session::sprt::SessionVerdict;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameRecord {
     pub(crate) id: String,
-    pub(crate) entry: String,
+    pub(crate) entry: Arc<str>,
     pub(crate) index: u64,
     pub(crate) game: &'static str,
-    pub(crate) level: String,
+    pub(crate) level: Arc<str>,
     pub(crate) planner: &'static str,
     pub seed: u64,
     pub outcome: OutcomeKind,

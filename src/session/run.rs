@@ -75,7 +75,7 @@ pub async fn play_one<G: Replayable, P: Planner<G>>(
 ) -> Result<GameRecord, SessionError> {
     let job = GameJob {
         entry_number: 0,
-        entry: G::NAME.to_string(),
+        entry: Arc::from(G::NAME),
         index: 0,
         seed,
         replay_path: replay,
@@ -147,8 +147,11 @@ impl Running {
                 config.progress.sprt.as_ref().map(|(gauge, _)| gauge.clone()),
             )
         });
-        let starter_entries: Vec<_> =
-            config.entries.iter().map(|entry| (entry.name.clone(), recorded.get(&entry.name).cloned())).collect();
+        let starter_entries: Vec<_> = config
+            .entries
+            .iter()
+            .map(|entry| (Arc::from(entry.name.as_str()), recorded.get(&entry.name).cloned()))
+            .collect();
         let totals: Vec<Totals> =
             config.entries.iter().map(|entry| recovered_totals.get(&entry.name).cloned().unwrap_or_default()).collect();
         let schedule = Schedule::new(

@@ -485,7 +485,7 @@ fn work(crew: &Crew, lane: &Lane) {
 pub(super) struct SessionStarter {
     pub(super) schedule: Schedule,
     /// Per entry, its name and the games its results file already records.
-    pub(super) entries: Vec<(String, Option<Recorded>)>,
+    pub(super) entries: Vec<(Arc<str>, Option<Recorded>)>,
     pub(super) shard: Shard,
     pub(super) master_seed: u64,
     /// Per entry, the entry whose seeds it plays: its own, or in a session
@@ -528,7 +528,7 @@ impl SessionStarter {
         let keep = if over_budget { None } else { keep_rule(self.replays, seed) };
         GameJob {
             entry_number: slot.entry,
-            entry: name.clone(),
+            entry: Arc::clone(name),
             index: slot.index,
             seed,
             replay_path: keep.and(self.replay_dir.as_ref()).map(|dir| replay_path(dir, name, slot.index)),
