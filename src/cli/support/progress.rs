@@ -45,7 +45,9 @@ pub(crate) fn progress_bar_with(
                 }
                 span.pb_set_length(progress.total().max(progress.done()));
                 span.pb_set_position(progress.done());
-                std::thread::sleep(Duration::from_millis(100));
+                // Parked, not asleep: the guard's drop wakes it, so that the
+                // work does not wait up to a tenth of a second for its bar.
+                std::thread::park_timeout(Duration::from_millis(100));
             }
         })
     };
@@ -64,6 +66,7 @@ impl Drop for ProgressGuard {
     fn drop(&mut self) {
         self.done.store(true, Ordering::Relaxed);
         if let Some(ticker) = self.ticker.take() {
+            ticker.thread().unpark();
             let _ = ticker.join();
         }
     }
