@@ -82,8 +82,9 @@ impl SessionDir {
         let write_owner = |lock: &mut File| -> io::Result<()> {
             lock.set_len(0)?;
             lock.seek(SeekFrom::Start(0))?;
-            writeln!(lock, "{}", std::process::id())?;
-            lock.sync_data()
+            // Not synced: the process named is only read while it holds
+            // the lock, and a crash releases the lock with the process.
+            writeln!(lock, "{}", std::process::id())
         };
         write_owner(&mut lock).map_err(|cause| SessionError::Dir { path: lock_path, cause })?;
         let stale_owner = previous_owner.filter(|&owner| owner != std::process::id());
