@@ -23,7 +23,7 @@ use crate::session::entry::Keep;
 use crate::session::game::single;
 use crate::session::sprt::RunningTest;
 use crate::session::ticks::{Ending, grace, over_budget_reason};
-use crate::session::workers::{COMMIT_REPLAYS, Context, Crew, Lane, SessionStarter, Starter};
+use crate::session::workers::{COMMIT_GAMES, COMMIT_REPLAYS, Context, Crew, Lane, SessionStarter, Starter};
 use crate::session::{
     EntryReport, GameJob, GameRecord, LiveEntry, Recovered, ResultsFile, Schedule, SessionConfig, SessionDir,
     SessionError, SessionLog, SessionProgress, SessionReport, Totals,
@@ -270,7 +270,8 @@ impl Running {
             }
             self.collect();
             let waited = self.last_commit.is_none_or(|at| at.elapsed() >= COMMIT_EVERY);
-            let due = !self.pending.is_empty() && (waited || self.pending_replays >= COMMIT_REPLAYS);
+            let full = self.pending.len() >= COMMIT_GAMES || self.pending_replays >= COMMIT_REPLAYS;
+            let due = !self.pending.is_empty() && (waited || full);
             if due {
                 self.commit().await;
             }

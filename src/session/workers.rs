@@ -46,10 +46,11 @@ use crate::session::{
     EntryPlayer, GameJob, LiveGame, ReplayPolicy, Schedule, SessionError, Shard, Slot, game_seed, replay_path,
 };
 
-/// Kept replays that wake the run loop for a commit before its time: a
-/// bound on the files a commit holds open. (Games without one wait for
-/// the commit's time: syncing every few hundred quick games cost more
-/// than playing them.)
+/// Finished games, and kept replays among them, that wake the run loop
+/// for a commit before its time: bounds on the memory a commit holds and
+/// on its open files. Games without a replay are cheap to hold: syncing
+/// every few hundred quick games cost more than playing them.
+pub(super) const COMMIT_GAMES: usize = 4096;
 pub(super) const COMMIT_REPLAYS: usize = 256;
 
 /// A lane between planner calls.
@@ -404,7 +405,7 @@ impl Crew {
                 Done::Recorded(game) => {
                     inbox.replays += usize::from(game.replay.is_some());
                     inbox.games.push(game);
-                    inbox.replays >= COMMIT_REPLAYS
+                    inbox.games.len() >= COMMIT_GAMES || inbox.replays >= COMMIT_REPLAYS
                 }
                 Done::Stopped => {
                     inbox.stopped += 1;
