@@ -32,9 +32,10 @@ use crate::session::{
 /// How often the loop looks at its workers: the watchdog's resolution.
 const WATCH_EVERY: Duration = Duration::from_millis(20);
 
-/// The least time between two group commits: results come in steadily
-/// (a progress bar, `tail -f`, a `kill -9` loses little) at no more than
-/// 20 syncs a second however fast the games are.
+/// The time between two group commits: results come in steadily (a
+/// progress bar, `tail -f`, a `kill -9` loses little) at 20 syncs a
+/// second, more only when games finish faster than `COMMIT_GAMES` (or
+/// replays are kept faster than `COMMIT_REPLAYS`) in that time.
 const COMMIT_EVERY: Duration = Duration::from_millis(50);
 
 /// Once a session stops (Ctrl-C, a failed write), a planner call has this
