@@ -225,9 +225,9 @@ impl<'a> Ticking<'a> {
                 Ok(decision) => decision,
                 Err(error) => return Ok(plan_error_ending(error, ctx.move_budget, tick)),
             };
-            if let Some(stats) = decision.planned.filter(|_| self.log_plans) {
+            if let Some(stats) = decision.planned.as_ref().filter(|_| self.log_plans) {
                 let took = timed.map_or(Duration::ZERO, |(took, _)| took);
-                let _ = self.lane.with_game(|live| log_plan(live.id(), self.planner_name, tick, &stats, took));
+                let _ = self.lane.with_game(|live| log_plan(live.id(), self.planner_name, tick, stats, took));
             }
             if let Err(illegal) = game.step(decision.action) {
                 let _ = self
