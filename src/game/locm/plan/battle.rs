@@ -12,10 +12,30 @@ use crate::rng::GameRng;
 
 /// A seat's reusable battle buffers: the move list, and the search bot's
 /// tree and plan.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct BattleScratch {
     pub(crate) moves: Vec<Move>,
     pub(crate) search: Searcher,
+}
+
+/// Room for the moves of nearly any turn from the start: a game's fresh
+/// seats would otherwise grow their list seven or eight times a game.
+const MOVES_ROOM: usize = 64;
+
+impl Default for BattleScratch {
+    fn default() -> BattleScratch {
+        BattleScratch { moves: Vec::with_capacity(MOVES_ROOM), search: Searcher::default() }
+    }
+}
+
+/// Keeps the move list's room: a session's planners are clones of one,
+/// and a `Vec`'s clone has only its length's.
+impl Clone for BattleScratch {
+    fn clone(&self) -> BattleScratch {
+        let mut moves = Vec::with_capacity(self.moves.capacity());
+        moves.extend_from_slice(&self.moves);
+        BattleScratch { moves, search: self.search.clone() }
+    }
 }
 
 impl BattleBot {
