@@ -225,9 +225,8 @@ impl<'a> Ticking<'a> {
                 Ok(decision) => decision,
                 Err(error) => return Ok(plan_error_ending(error, ctx.move_budget, tick)),
             };
-            if let Some(stats) = decision.planned.as_ref().filter(|_| self.log_plans) {
-                let took = timed.map_or(Duration::ZERO, |(took, _)| took);
-                let _ = self.lane.with_game(|live| log_plan(live.id(), self.planner_name, tick, stats, took));
+            if self.log_plans {
+                self.log_planned(tick, decision.planned, timed);
             }
             if let Err(illegal) = game.step(decision.action) {
                 let _ = self
@@ -270,6 +269,18 @@ impl<'a> Ticking<'a> {
     fn returned(&mut self) -> Result<(), Halt> {
         self.calls += 1;
         self.lane.call_returned().map_err(|Abandoned| Halt::Abandoned)
+    }
+
+    /// The debug-level `plan` event of a call that planned. Out of line and
+    /// given the statistics by value, so that a tick whose plan is not
+    /// logged need not build them in memory.
+    #[cold]
+    #[inline(never)]
+    fn log_planned(&self, tick: u32, planned: Option<PlanStats>, timed: Option<(Duration, bool)>) {
+        if let Some(stats) = planned {
+            let took = timed.map_or(Duration::ZERO, |(took, _)| took);
+            let _ = self.lane.with_game(|live| log_plan(live.id(), self.planner_name, tick, &stats, took));
+        }
     }
 
     /// A window of calls closed after `took` (`single`: one call): its

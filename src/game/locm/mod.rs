@@ -297,6 +297,9 @@ impl Game for LocmGame {
         Ok(())
     }
 
+    // Inline: a session asks this before every tick, and out of line
+    // the question cost more than the loop's other bookkeeping together.
+    #[inline]
     fn status(&self) -> Status {
         match self.winner() {
             None => Status::Running,

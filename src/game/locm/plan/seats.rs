@@ -93,6 +93,9 @@ impl Planner<LocmGame> for LocmBots {
         ]
     }
 
+    // Inline: a session's loop then takes the bots' answer as it comes,
+    // rather than copied through one more return slot every tick.
+    #[inline]
     fn next_action(&mut self, game: &LocmGame, _budget: &Budget) -> Result<Decision<Action>, PlanError> {
         let (action, nodes) = self.decide(game);
         let kind = if matches!(action, Action::Pick(_)) { "draft" } else { "battle" };
