@@ -87,8 +87,12 @@ fn session_log() -> Option<Arc<dyn SessionLog>> {
     telemetry::log_file().map(|file| Arc::new(file) as Arc<dyn SessionLog>)
 }
 
+/// One thread is enough for the run loop: it only waits on the workers,
+/// the clock and the signals, while games play on their own threads and
+/// commits on the blocking pool. (A multi-threaded runtime would start a
+/// thread per core to sit idle.)
 fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().exit_code(Exit::Runtime)
+    tokio::runtime::Builder::new_current_thread().enable_all().build().exit_code(Exit::Runtime)
 }
 
 /// Creates the directory a file will be written into, with one clear error.
