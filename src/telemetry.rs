@@ -305,15 +305,15 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
         .with_filter(filter(config, true)?);
     let file_layer = match &config.dir {
         Some(dir) => {
-            let file = LogFile(Arc::new(Mutex::new(RotatingLog::open(dir)?)));
+            let file = LogFile::new(RotatingLog::open(dir)?);
             let _ = LOG_FILE.set(file.clone());
             // A mutex around the file: every event is written whole, never
             // dropped quietly (unlike a lossy non-blocking writer).
-            // Per-game events wait in a buffer until the session's next
-            // commit flushes it (so a crash loses only the lines of games
-            // not yet recorded); any other event flushes the buffer and
-            // goes straight to the file. Rotation happens between writes,
-            // so a line is never split across two files.
+            // Per-game events wait under a lock of their own until the
+            // session's next commit writes them (so a crash loses only the
+            // lines of games not yet recorded); any other event writes them
+            // first, then itself. Rotation happens between writes, so a
+            // line is never split across two files.
             let layer = tracing_subscriber::fmt::layer()
                 .json()
                 .event_format(FileFormat::default())
@@ -334,7 +334,28 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
 /// The JSON log file, shared by the subscriber that writes it and the
 /// session that checks it.
 #[derive(Clone)]
-pub struct LogFile(Arc<Mutex<RotatingLog>>);
+pub struct LogFile(Arc<SharedLog>);
+
+/// The file and the per-game lines waiting for it, each under its own
+/// lock: a worker adding its game's lines never waits while the commit
+/// writes the last batch, and (short of `waiting_limit`) never writes to
+/// the file itself, which cost a worker of quick games more system time
+/// than its lines' bytes would suggest. Lock order: the file, then the
+/// waiting lines.
+struct SharedLog {
+    file: Mutex<RotatingLog>,
+    waiting: Mutex<WaitingLines>,
+    /// Waiting lines are written out once they reach this many bytes,
+    /// flush or not.
+    waiting_limit: usize,
+}
+
+/// Whole per-game lines not yet written, and how many.
+#[derive(Default)]
+struct WaitingLines {
+    bytes: Vec<u8>,
+    lines: u64,
+}
 
 impl std::fmt::Debug for LogFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -342,24 +363,36 @@ impl std::fmt::Debug for LogFile {
     }
 }
 
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 impl LogFile {
-    fn lock(&self) -> MutexGuard<'_, RotatingLog> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    fn new(log: RotatingLog) -> LogFile {
+        LogFile::with_waiting_limit(log, LOG_WAITING_BYTES)
     }
 
-    /// Writes the buffered lines out unless the file is busy (a write
+    fn with_waiting_limit(log: RotatingLog, waiting_limit: usize) -> LogFile {
+        LogFile(Arc::new(SharedLog { file: Mutex::new(log), waiting: Mutex::default(), waiting_limit }))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, RotatingLog> {
+        locked(&self.0.file)
+    }
+
+    /// Writes the waiting lines out unless the file is busy (a write
     /// blocked on a hung disk): for a process about to end in a hurry.
     pub fn try_write_buffered(&self) {
-        if let Ok(mut log) = self.0.try_lock() {
-            log.write_buffered();
+        if let Ok(mut log) = self.0.file.try_lock() {
+            self.0.write_waiting(&mut log);
         }
     }
 
-    /// Writes the buffered lines out; then the first write that failed,
+    /// Writes the waiting lines out; then the first write that failed,
     /// as the error a session stops with.
     pub fn failure(&self) -> Option<SessionError> {
         let mut log = self.lock();
-        log.write_buffered();
+        self.0.write_waiting(&mut log);
         let (kind, message) = log.failed.as_ref()?;
         let lost = match log.dropped {
             1 => "1 line lost".to_string(),
@@ -375,33 +408,60 @@ impl SessionLog for LogFile {
     }
 }
 
-/// One event's write, under the file's lock; `buffered` for the per-game
-/// events, which wait for the next flush.
+impl SharedLog {
+    /// Writes the waiting lines in one call; if it fails, they are all
+    /// lost (the file is cut back to before them) and counted. The lines
+    /// are swapped out for the file's spare buffer, so the workers go on
+    /// adding theirs during the write.
+    fn write_waiting(&self, log: &mut RotatingLog) {
+        {
+            let mut waiting = locked(&self.waiting);
+            if waiting.bytes.is_empty() {
+                return;
+            }
+            std::mem::swap(&mut *waiting, &mut log.spare);
+        }
+        let lines = std::mem::take(&mut log.spare);
+        if let Err(error) = log.write_all(&lines.bytes) {
+            log.lost(lines.lines, &error);
+        }
+        log.spare = WaitingLines { lines: 0, ..lines };
+        log.spare.bytes.clear();
+    }
+}
+
+/// One event's write: a per-game event's (`game`) waits for the next
+/// flush, any other's goes to the file at once.
 pub struct LogLine<'a> {
-    log: MutexGuard<'a, RotatingLog>,
-    buffered: bool,
+    log: &'a SharedLog,
+    game: bool,
 }
 
 impl std::fmt::Debug for LogLine<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LogLine").field("path", &self.log.path).field("buffered", &self.buffered).finish()
+        f.debug_struct("LogLine").field("path", &locked(&self.log.file).path).field("game", &self.game).finish()
     }
 }
 
 impl Write for LogLine<'_> {
-    /// A line the file cannot take is counted and remembered, not
-    /// returned: the subscriber would only print it, line after line.
+    /// The whole line in one call. A line the file cannot take is
+    /// counted and remembered, not returned: the subscriber would only
+    /// print it, line after line.
     fn write(&mut self, line: &[u8]) -> io::Result<usize> {
-        let log = &mut *self.log;
-        if self.buffered {
-            log.buffer.extend_from_slice(line);
-            log.buffered_lines += 1;
-            if log.buffer.len() >= LOG_BUFFER_BYTES {
-                log.write_buffered();
+        if self.game {
+            let full = {
+                let mut waiting = locked(&self.log.waiting);
+                waiting.bytes.extend_from_slice(line);
+                waiting.lines += 1;
+                waiting.bytes.len() >= self.log.waiting_limit
+            };
+            if full {
+                self.log.write_waiting(&mut locked(&self.log.file));
             }
         } else {
-            // The buffered lines first: the file keeps the events' order.
-            log.write_buffered();
+            // The waiting lines first: the file keeps the events' order.
+            let mut log = locked(&self.log.file);
+            self.log.write_waiting(&mut log);
             if let Err(error) = log.write_all(line) {
                 log.lost(1, &error);
             }
@@ -418,17 +478,19 @@ impl<'a> MakeWriter<'a> for LogFile {
     type Writer = LogLine<'a>;
 
     fn make_writer(&'a self) -> LogLine<'a> {
-        LogLine { log: self.lock(), buffered: false }
+        LogLine { log: &self.0, game: false }
     }
 
     fn make_writer_for(&'a self, meta: &tracing::Metadata<'_>) -> LogLine<'a> {
-        LogLine { log: self.lock(), buffered: meta.target() == crate::session::GAME_EVENTS }
+        LogLine { log: &self.0, game: meta.target() == crate::session::GAME_EVENTS }
     }
 }
 
-/// Buffered per-game lines are written out once they reach this size,
-/// flush or not: a few hundred lines, one write call.
-const LOG_BUFFER_BYTES: usize = 64 << 10;
+/// Waiting per-game lines are written out once they reach this size,
+/// flush or not: far more than a group commit's games write (at most
+/// 1,024 games' lines, a few hundred kilobytes), so in a session the
+/// commit writes them, not a worker.
+const LOG_WAITING_BYTES: usize = 8 << 20;
 
 /// The JSON log: `file-rotate` underneath, and a write that fails part
 /// way (a full disk) cut back to where it began, so the file never ends in
@@ -444,9 +506,9 @@ struct RotatingLog {
     failed: Option<(io::ErrorKind, String)>,
     /// Lines that could not be written.
     dropped: u64,
-    /// Whole per-game lines not yet written, and how many.
-    buffer: Vec<u8>,
-    buffered_lines: u64,
+    /// The buffer the waiting lines are swapped into to be written,
+    /// kept for its room.
+    spare: WaitingLines,
 }
 
 impl RotatingLog {
@@ -476,24 +538,8 @@ impl RotatingLog {
             rotate_bytes: rotate_bytes as u64,
             failed: None,
             dropped: 0,
-            buffer: Vec::with_capacity(LOG_BUFFER_BYTES),
-            buffered_lines: 0,
+            spare: WaitingLines::default(),
         })
-    }
-
-    /// Writes the buffered lines in one call; if it fails, they are all
-    /// lost (the file is cut back to before them) and counted.
-    fn write_buffered(&mut self) {
-        if self.buffer.is_empty() {
-            return;
-        }
-        let buffer = std::mem::take(&mut self.buffer);
-        if let Err(error) = self.write_all(&buffer) {
-            self.lost(self.buffered_lines, &error);
-        }
-        self.buffered_lines = 0;
-        self.buffer = buffer;
-        self.buffer.clear();
     }
 
     fn lost(&mut self, lines: u64, error: &io::Error) {
@@ -560,7 +606,7 @@ mod tests {
     #[test]
     fn game_lines_wait_for_a_flush_and_any_other_event_writes_them_first_in_order() {
         let dir = tempfile::tempdir().unwrap();
-        let file = LogFile(Arc::new(Mutex::new(RotatingLog::open(dir.path()).unwrap())));
+        let file = LogFile::new(RotatingLog::open(dir.path()).unwrap());
         let messages = || -> Vec<String> {
             let text = fs::read_to_string(dir.path().join(LOG_FILE_NAME)).unwrap();
             text.lines()
@@ -577,6 +623,24 @@ mod tests {
             tracing::warn!("other");
         });
         assert_eq!(messages(), ["\"game_start\"", "\"game_end\"", "\"other\""]);
+    }
+
+    #[test]
+    fn game_lines_past_the_waiting_limit_are_written_without_a_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = LogFile::with_waiting_limit(RotatingLog::open(dir.path()).unwrap(), 1000);
+        let lines = || fs::read_to_string(dir.path().join(LOG_FILE_NAME)).unwrap().lines().count();
+        let layer = tracing_subscriber::fmt::layer().json().flatten_event(true).with_writer(file.clone());
+        tracing::subscriber::with_default(tracing_subscriber::registry().with(layer), || {
+            for number in 0..30 {
+                tracing::info!(target: crate::session::GAME_EVENTS, number, "game_end");
+            }
+        });
+        // Lines of about a hundred bytes: written ten or so at a time.
+        let written = lines();
+        assert!((9..30).contains(&written), "{written} of 30 lines written before a flush");
+        assert!(file.failure().is_none());
+        assert_eq!(lines(), 30);
     }
 
     #[test]
