@@ -49,10 +49,11 @@ use crate::session::{
 /// Finished games, and kept replays among them, that wake the run loop
 /// for a commit before its time: bounds on the memory a commit holds and
 /// on its open files. Games without a replay are cheap to hold, but not
-/// free: a batch's records, results lines and log lines are memory first
-/// touched at its commit, and on a virtual machine a page's first touch
-/// costs microseconds. A thousand quick games (LOCM's, at some 50,000 a
-/// second) are a few hundred kilobytes and some fifty syncs a second.
+/// free: a batch's records, results lines and log lines fill buffers
+/// that later batches reuse, and the bigger the batch, the more memory is
+/// touched for the first time (on a virtual machine, microseconds a
+/// page). A thousand quick games (LOCM's, at some 50,000 a second) are a
+/// few hundred kilobytes and some fifty syncs a second.
 pub(super) const COMMIT_GAMES: usize = 1024;
 pub(super) const COMMIT_REPLAYS: usize = 256;
 
