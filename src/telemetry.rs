@@ -34,7 +34,7 @@ use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
-use crate::session::{SessionError, SessionLog};
+use crate::session::{SessionError, SessionLog, push_zero_padded};
 
 /// The file JSON events are appended to, inside the log directory.
 pub(crate) const LOG_FILE_NAME: &str = "tickbot.jsonl";
@@ -200,17 +200,9 @@ impl Timestamps {
         }
         out.push_str(&self.prefix);
         out.push('.');
-        push_padded(out, u64::from(since_epoch.subsec_micros()), 6);
+        push_zero_padded(out, u64::from(since_epoch.subsec_micros()), 6);
         out.push('Z');
     }
-}
-
-/// `number` in decimal, with leading zeros to `width` digits.
-fn push_padded(out: &mut String, number: u64, width: usize) {
-    let mut digits = itoa::Buffer::new();
-    let digits = digits.format(number);
-    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
-    out.push_str(digits);
 }
 
 /// `,"key":"value"` as serde_json writes it: a string with nothing to

@@ -77,15 +77,21 @@ pub trait SessionLog: Send + Sync {
 pub(crate) fn game_id(entry: &str, index: u64) -> String {
     // By hand, as `format!("{entry}/{index:06}")` would write it: its
     // padding cost a game of quick ticks a thousand instructions.
-    let mut digits = itoa::Buffer::new();
-    let digits = digits.format(index);
-    let zeros = 6usize.saturating_sub(digits.len());
-    let mut id = String::with_capacity(entry.len() + 1 + zeros + digits.len());
+    let mut id = String::with_capacity(entry.len() + 1 + 6);
     id.push_str(entry);
     id.push('/');
-    id.extend(std::iter::repeat_n('0', zeros));
-    id.push_str(digits);
+    push_zero_padded(&mut id, index, 6);
     id
+}
+
+/// `number` in decimal, with leading zeros to `width` digits (as
+/// `{number:0width$}` writes it, without a formatter): for game ids and
+/// the per-game log lines' timestamps.
+pub(crate) fn push_zero_padded(out: &mut String, number: u64, width: usize) {
+    let mut digits = itoa::Buffer::new();
+    let digits = digits.format(number);
+    out.extend(std::iter::repeat_n('0', width.saturating_sub(digits.len())));
+    out.push_str(digits);
 }
 
 /// Where game `index` of `entry` keeps its replay under a replay folder.
