@@ -374,7 +374,7 @@ impl LogFile {
 
     /// Writes the waiting lines out unless the file is busy (a write
     /// blocked on a hung disk): for a process about to end in a hurry.
-    pub fn try_write_buffered(&self) {
+    pub fn try_write_waiting(&self) {
         if let Ok(mut log) = self.0.file.try_lock() {
             self.0.write_waiting(&mut log);
         }

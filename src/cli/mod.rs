@@ -239,7 +239,7 @@ fn end_when_stuck_after_a_signal() -> std::io::Result<()> {
                 STOP_GRACE.as_secs()
             );
             if let Some(log) = telemetry::log_file() {
-                log.try_write_buffered();
+                log.try_write_waiting();
             }
             std::process::exit(Exit::Interrupted as i32);
         }
@@ -316,7 +316,7 @@ pub(crate) fn execute(cli: Cli) -> Result<Exit, Failure> {
         Command::Agent(AgentGame::Pipes(args)) => pipes::serve(args),
         Command::AgentExec(_) | Command::AgentWatch => unreachable!("handled above"),
     };
-    // The per-game lines still buffered (a session has already written
+    // The per-game lines still waiting (a session has already written
     // and checked its own).
     if let Some(log) = telemetry::log_file() {
         let _ = log.failure();
