@@ -34,6 +34,7 @@ use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{EnvFilter, Layer};
 
+use crate::session::json_line::{push_i64_entry, push_key, push_str_entry, push_u64_entry};
 use crate::session::{SessionError, SessionLog, push_zero_padded};
 
 /// The file JSON events are appended to, inside the log directory.
@@ -145,9 +146,9 @@ where
             line.push_str("{\"timestamp\":\"");
             timestamps.write(std::time::SystemTime::now(), line);
             line.push('"');
-            push_entry(line, "level", meta.level().as_str());
+            push_str_entry(line, "level", meta.level().as_str());
             event.record(&mut Fields { line, text });
-            push_entry(line, "target", meta.target());
+            push_str_entry(line, "target", meta.target());
             line.push_str("}\n");
             writer.write_str(line)
         })
@@ -205,29 +206,6 @@ impl Timestamps {
     }
 }
 
-/// `,"key":"value"` as serde_json writes it: a string with nothing to
-/// escape (nearly every one) is copied as it is.
-fn push_entry(line: &mut String, key: &str, value: &str) {
-    push_key(line, key);
-    push_json_str(line, value);
-}
-
-fn push_key(line: &mut String, key: &str) {
-    line.push(',');
-    push_json_str(line, key);
-    line.push(':');
-}
-
-fn push_json_str(line: &mut String, text: &str) {
-    if text.bytes().any(|byte| byte < 0x20 || byte == b'"' || byte == b'\\') {
-        line.push_str(&serde_json::Value::from(text).to_string());
-    } else {
-        line.push('"');
-        line.push_str(text);
-        line.push('"');
-    }
-}
-
 /// An event's fields into the JSON line being written, each as
 /// `tracing-serde`'s map visitor writes it (its `Debug` text for what
 /// is neither a number, a bool nor a string).
@@ -246,17 +224,15 @@ impl Visit for Fields<'_> {
         use std::fmt::Write as _;
         self.text.clear();
         let _ = write!(self.text, "{value:?}");
-        push_entry(self.line, field.name(), self.text);
+        push_str_entry(self.line, field.name(), self.text);
     }
 
     fn record_u64(&mut self, field: &Field, value: u64) {
-        push_key(self.line, field.name());
-        self.line.push_str(itoa::Buffer::new().format(value));
+        push_u64_entry(self.line, field.name(), value);
     }
 
     fn record_i64(&mut self, field: &Field, value: i64) {
-        push_key(self.line, field.name());
-        self.line.push_str(itoa::Buffer::new().format(value));
+        push_i64_entry(self.line, field.name(), value);
     }
 
     fn record_f64(&mut self, field: &Field, value: f64) {
@@ -265,7 +241,7 @@ impl Visit for Fields<'_> {
     }
 
     fn record_str(&mut self, field: &Field, value: &str) {
-        push_entry(self.line, field.name(), value);
+        push_str_entry(self.line, field.name(), value);
     }
 }
 

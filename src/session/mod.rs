@@ -26,6 +26,7 @@
 mod commit;
 mod entry;
 mod game;
+pub(crate) mod json_line;
 pub mod merge;
 mod report;
 mod run;

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::game::OutcomeKind;
-use crate::session::SessionError;
 use crate::session::sprt::SessionVerdict;
+use crate::session::{SessionError, json_line};
 
 /// One finished game: the line appended to the results file.
 /// `planner_us` and `elapsed_us` are wall-clock times; every other field is
@@ -37,6 +37,58 @@ pub struct GameRecord {
     /// record waits in the workers' queues, and most have none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) agents: Option<Box<Agents>>,
+}
+
+impl GameRecord {
+    /// Appends the record's results line: its JSON, as serde_json writes
+    /// it, and a newline. By hand (`json_line.rs`) unless it names the
+    /// external programs that played, or a replay path that is not UTF-8
+    /// (which serde_json refuses: the error returned).
+    pub(crate) fn push_line(&self, line: &mut String) -> Result<(), serde_json::Error> {
+        let replay = match &self.replay {
+            Some(path) => path.to_str(),
+            None => Some("null"),
+        };
+        let (Some(replay), None) = (replay, &self.agents) else {
+            line.push_str(&serde_json::to_string(self)?);
+            line.push('\n');
+            return Ok(());
+        };
+        let number = |line: &mut String, value: u64| line.push_str(itoa::Buffer::new().format(value));
+        line.push_str("{\"id\":");
+        json_line::push_str(line, &self.id);
+        line.push_str(",\"entry\":");
+        json_line::push_str(line, &self.entry);
+        line.push_str(",\"index\":");
+        number(line, self.index);
+        line.push_str(",\"game\":");
+        json_line::push_str(line, self.game);
+        line.push_str(",\"level\":");
+        json_line::push_str(line, &self.level);
+        line.push_str(",\"planner\":");
+        json_line::push_str(line, self.planner);
+        line.push_str(",\"seed\":");
+        number(line, self.seed);
+        line.push_str(",\"outcome\":");
+        json_line::push_str(line, self.outcome.as_str());
+        line.push_str(",\"reason\":");
+        json_line::push_str(line, &self.reason);
+        line.push_str(",\"ticks\":");
+        number(line, self.ticks.into());
+        line.push_str(",\"score\":");
+        line.push_str(itoa::Buffer::new().format(self.score));
+        line.push_str(",\"planner_us\":");
+        number(line, self.planner_us);
+        line.push_str(",\"elapsed_us\":");
+        number(line, self.elapsed_us);
+        line.push_str(",\"replay\":");
+        match self.replay {
+            Some(_) => json_line::push_str(line, replay),
+            None => line.push_str(replay),
+        }
+        line.push_str("}\n");
+        Ok(())
+    }
 }
 
 /// The external programs that played a game, per seat (`None`: tickbot's).
@@ -147,4 +199,83 @@ pub struct SessionReport {
     pub elapsed_us: u64,
     /// The session's sequential test over every pair recorded, if it runs one.
     pub sprt: Option<SessionVerdict>,
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn outcome() -> impl Strategy<Value = OutcomeKind> {
+        proptest::sample::select(vec![
+            OutcomeKind::Won,
+            OutcomeKind::Lost,
+            OutcomeKind::Stalled,
+            OutcomeKind::Aborted,
+            OutcomeKind::Panic,
+            OutcomeKind::Timeout,
+            OutcomeKind::Illegal,
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn a_results_line_is_the_record_as_serde_json_writes_it(
+            (id, entry, level, reason) in ("[a-z/0-9]{1,12}", ".{0,8}", ".{0,30}", "(.|\n|\"|\\\\){0,30}"),
+            (index, seed, ticks, score, planner_us, elapsed_us) in
+                (any::<u64>(), any::<u64>(), any::<u32>(), any::<i64>(), any::<u64>(), any::<u64>()),
+            outcome in outcome(),
+            replay in proptest::option::of("[a-z/ \"]{1,20}"),
+            agents in proptest::option::of(proptest::collection::vec(proptest::option::of("[a-z ]{1,8}"), 2)),
+        ) {
+            let record = GameRecord {
+                id,
+                entry: Arc::from(entry),
+                index,
+                game: "locm",
+                level: Arc::from(level),
+                planner: "locm-bots",
+                seed,
+                outcome,
+                reason,
+                ticks,
+                score,
+                planner_us,
+                elapsed_us,
+                replay: replay.map(PathBuf::from),
+                agents: agents.map(|agents| Box::new(Agents(agents))),
+            };
+            let mut line = String::from("an earlier line\n");
+            record.push_line(&mut line).unwrap();
+            prop_assert_eq!(line, format!("an earlier line\n{}\n", serde_json::to_string(&record).unwrap()));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replay_path_that_is_not_utf8_is_refused_as_serde_json_refuses_it() {
+        use std::os::unix::ffi::OsStrExt;
+        let mut record = GameRecord {
+            id: "snake/000000".into(),
+            entry: Arc::from("snake"),
+            index: 0,
+            game: "snake",
+            level: Arc::from("10x10"),
+            planner: "cycle",
+            seed: 1,
+            outcome: OutcomeKind::Won,
+            reason: "ate every apple".into(),
+            ticks: 10,
+            score: 3,
+            planner_us: 4,
+            elapsed_us: 5,
+            replay: None,
+            agents: None,
+        };
+        record.replay = Some(PathBuf::from(std::ffi::OsStr::from_bytes(b"r\xffplay.tbr")));
+        let mut line = String::new();
+        let refused = record.push_line(&mut line).unwrap_err();
+        assert_eq!(refused.to_string(), serde_json::to_string(&record).unwrap_err().to_string());
+    }
 }

@@ -299,7 +299,7 @@ pub struct ResultsFile {
     file: File,
     path: PathBuf,
     /// The lines of a commit, kept for the next one's.
-    lines: Vec<u8>,
+    lines: String,
 }
 
 impl ResultsFile {
@@ -318,7 +318,7 @@ impl ResultsFile {
         let mut recovered = Recovered::default();
         if !file.metadata().map_err(error)?.is_file() {
             // A device or pipe (`/dev/full` in tests): nothing to read back.
-            return Ok((ResultsFile { file, path: path.to_path_buf(), lines: Vec::new() }, recovered));
+            return Ok((ResultsFile { file, path: path.to_path_buf(), lines: String::new() }, recovered));
         }
         let mut reader = BufReader::new(&file);
         let mut line = Vec::new();
@@ -370,7 +370,7 @@ impl ResultsFile {
             file.set_len(good_end).map_err(error)?;
             file.sync_all().map_err(error)?;
         }
-        Ok((ResultsFile { file, path: path.to_path_buf(), lines: Vec::new() }, recovered))
+        Ok((ResultsFile { file, path: path.to_path_buf(), lines: String::new() }, recovered))
     }
 
     /// Appends the records as lines in one write and syncs them once. A
@@ -381,10 +381,9 @@ impl ResultsFile {
         let mut lines = std::mem::take(&mut self.lines);
         lines.clear();
         for record in records {
-            serde_json::to_writer(&mut lines, record).map_err(|cause| error(io::Error::other(cause)))?;
-            lines.push(b'\n');
+            record.push_line(&mut lines).map_err(|cause| error(io::Error::other(cause)))?;
         }
-        let written = self.write_lines(&lines);
+        let written = self.write_lines(lines.as_bytes());
         self.lines = lines;
         written
     }
