@@ -118,15 +118,16 @@ pub(super) struct Committed {
 #[derive(Debug, Default)]
 pub(super) struct KnownDirs(BTreeSet<PathBuf>);
 
-/// Commits `games` in order (see the module docs): replays synced and
-/// renamed, their directories synced, then the results lines appended and
-/// synced once. On a failure nothing of the batch is recorded; replays not
-/// yet renamed are deleted.
-pub(super) fn commit(games: Vec<Pending>, results: Option<&mut ResultsFile>, known: &mut KnownDirs) -> Committed {
+/// Commits `games` in order (see the module docs), leaving the list empty
+/// (its room kept for later batches): replays synced and renamed, their
+/// directories synced, then the results lines appended and synced once.
+/// On a failure nothing of the batch is recorded; replays not yet renamed
+/// are deleted.
+pub(super) fn commit(games: &mut Vec<Pending>, results: Option<&mut ResultsFile>, known: &mut KnownDirs) -> Committed {
     let count = games.len();
     let mut records = Vec::with_capacity(count);
     let mut replays = Vec::new();
-    for game in games {
+    for game in games.drain(..) {
         records.push((game.entry_number, game.record));
         replays.extend(game.replay);
     }

@@ -112,6 +112,8 @@ struct Running {
     /// keep a replay.
     pending: Vec<Pending>,
     pending_replays: usize,
+    /// An empty list with room, for the workers' next games.
+    room: Vec<Pending>,
     /// When the last commit began; `None` before the first, which comes
     /// as soon as a game finishes.
     last_commit: Option<Instant>,
@@ -237,6 +239,7 @@ impl Running {
             log,
             pending: Vec::new(),
             pending_replays: 0,
+            room: Vec::new(),
             last_commit: None,
             stopping_since: None,
             totals,
@@ -334,7 +337,7 @@ impl Running {
     /// Takes what the workers left: finished games wait for the commit, a
     /// failure stops the session.
     fn collect(&mut self) {
-        let inbox = self.crew.collect();
+        let mut inbox = self.crew.collect(std::mem::take(&mut self.room));
         self.working -= inbox.workers_done;
         self.report.unfinished += inbox.stopped;
         for failure in inbox.failures {
@@ -343,7 +346,12 @@ impl Running {
                 self.stop(failure);
             }
         }
-        self.pending.extend(inbox.games);
+        if self.pending.is_empty() {
+            std::mem::swap(&mut self.pending, &mut inbox.games);
+        } else {
+            self.pending.append(&mut inbox.games);
+        }
+        self.room = inbox.games;
         self.pending_replays += inbox.replays;
     }
 
@@ -354,7 +362,7 @@ impl Running {
             return;
         }
         self.last_commit = Some(Instant::now());
-        let games = std::mem::take(&mut self.pending);
+        let mut games = std::mem::take(&mut self.pending);
         self.pending_replays = 0;
         if self.report.stopped_by.is_some() {
             return self.drop_games(games);
@@ -365,20 +373,19 @@ impl Running {
             return self.drop_games(games);
         }
         let committed = if self.results.is_none() && games.iter().all(|game| game.replay.is_none()) {
-            Committed {
-                recorded: games.into_iter().map(|game| (game.entry_number, game.record)).collect(),
-                failure: None,
-            }
+            let recorded = games.drain(..).map(|game| (game.entry_number, game.record)).collect();
+            self.pending = games;
+            Committed { recorded, failure: None }
         } else {
             let mut results = self.results.take();
             let mut known_dirs = std::mem::take(&mut self.known_dirs);
             let committing = tokio::task::spawn_blocking(move || {
-                let committed = commit::commit(games, results.as_mut(), &mut known_dirs);
-                (committed, results, known_dirs)
+                let committed = commit::commit(&mut games, results.as_mut(), &mut known_dirs);
+                (committed, results, known_dirs, games)
             });
             match committing.await {
-                Ok((committed, results, known_dirs)) => {
-                    (self.results, self.known_dirs) = (results, known_dirs);
+                Ok((committed, results, known_dirs, emptied)) => {
+                    (self.results, self.known_dirs, self.pending) = (results, known_dirs, emptied);
                     committed
                 }
                 Err(error) => return self.stop(SessionError::Task(error.to_string())),

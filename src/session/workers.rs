@@ -426,9 +426,15 @@ impl Crew {
         }
     }
 
-    /// Everything the workers left since the last call.
-    pub(super) fn collect(&self) -> Inbox {
-        std::mem::take(&mut *self.inbox())
+    /// Everything the workers left since the last call. `room`, an empty
+    /// list, takes the taken games' place: the lists that take turns keep
+    /// their room, rather than each batch growing one from nothing into
+    /// memory touched for the first time.
+    pub(super) fn collect(&self, room: Vec<Pending>) -> Inbox {
+        let mut inbox = self.inbox();
+        let taken = std::mem::take(&mut *inbox);
+        inbox.games = room;
+        taken
     }
 
     /// Starts a worker on its own thread.
