@@ -36,10 +36,13 @@ use crate::session::workers::{Abandoned, Lane, Reached, panic_message};
 const TICKS_PER_REPORT: u64 = 1024;
 
 /// A window of calls that took less than this makes the next one twice
-/// as long; one that took more times the next call on its own. Short
-/// beside any move budget (whose grace alone is 100 ms), so a deadline
-/// counted from a window's opening is early by a fraction of a
-/// millisecond at most, in all but a window whose calls turn slow.
+/// as long; one that took up to twice this, half as long (so that the
+/// windows of calls of a steady pace settle around this length, rather
+/// than growing past it and starting again from one call); one that took
+/// longer times the next call on its own. Short beside any move budget
+/// (whose grace alone is 100 ms), so a deadline counted from a window's
+/// opening is early by a fraction of a millisecond at most, in all but a
+/// window whose calls turn slow.
 const QUICK_WINDOW: Duration = Duration::from_micros(200);
 
 /// The most calls in a window: one clock reading per this many ticks.
@@ -94,8 +97,11 @@ impl Pacer {
 
     /// Sizes the next window from how long the last one took.
     fn adapt(&mut self, took: Duration, one_at_a_time: bool) {
-        if one_at_a_time || took >= QUICK_WINDOW {
+        if one_at_a_time || took >= 2 * QUICK_WINDOW {
             (self.window, self.resume) = (1, 1);
+        } else if took >= QUICK_WINDOW {
+            self.window = (self.window / 2).max(1);
+            self.resume = self.window;
         } else {
             self.window = (self.window * 2).max(self.resume).min(MAX_WINDOW);
         }
@@ -363,8 +369,11 @@ mod tests {
         }
         assert!(pacer.before_call(budget).is_none());
         assert!(matches!(pacer.after_call(false), Some((_, false))));
-        // A slow window, or calls whose plans are logged, time the next call alone.
+        // A window a little long halves the next one; a slow one, or calls
+        // whose plans are logged, time the next call alone.
         pacer.adapt(QUICK_WINDOW, false);
+        assert_eq!((pacer.window, pacer.resume), (MAX_WINDOW / 2, MAX_WINDOW / 2));
+        pacer.adapt(2 * QUICK_WINDOW, false);
         assert_eq!(pacer.window, 1);
         pacer.adapt(Duration::ZERO, true);
         assert_eq!(pacer.window, 1);
@@ -382,7 +391,7 @@ mod tests {
         assert!(pacer.before_call(budget).is_some());
         assert!(matches!(pacer.after_call(false), Some((_, true))));
         assert_eq!(pacer.window, 512);
-        pacer.adapt(QUICK_WINDOW, false);
+        pacer.adapt(2 * QUICK_WINDOW, false);
         pacer.adapt(Duration::ZERO, false);
         assert_eq!(pacer.window, 2);
     }
