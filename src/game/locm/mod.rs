@@ -427,9 +427,26 @@ impl Show for LocmGame {
 impl LocmGame {
     fn end_reason(&self, winner: u8) -> String {
         let Some(battle) = &self.battle else { return String::new() };
-        let loser = &battle.players[usize::from(1 - winner)];
-        format!("player {winner} wins on turn {}, player {} at {} health", battle.turn, 1 - winner, loser.health)
+        end_reason(winner, battle.turn, battle.players[usize::from(1 - winner)].health)
     }
+}
+
+/// `player {winner} wins on turn {turn}, player {loser} at {health}
+/// health`, written piece by piece: a session asks for it once a game,
+/// and `format!` took 1,500 instructions of a quick game's 130,000.
+fn end_reason(winner: u8, turn: i16, loser_health: i16) -> String {
+    let number = |reason: &mut String, number: i16| reason.push_str(itoa::Buffer::new().format(number));
+    let mut reason = String::with_capacity(48);
+    reason.push_str("player ");
+    reason.push(char::from(b'0' + winner));
+    reason.push_str(" wins on turn ");
+    number(&mut reason, turn);
+    reason.push_str(", player ");
+    reason.push(char::from(b'1' - winner));
+    reason.push_str(" at ");
+    number(&mut reason, loser_health);
+    reason.push_str(" health");
+    reason
 }
 
 #[cfg(test)]

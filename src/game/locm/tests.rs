@@ -435,3 +435,11 @@ fn move_generation_matches_brute_force_legality() {
     }
     assert!(positions > 200, "{positions}");
 }
+
+#[test]
+fn end_reasons_read_as_the_formatter_writes_them() {
+    for (winner, turn, health) in [(0, 13, -3), (1, 11, 0), (0, 0, i16::MIN), (1, i16::MAX, 30)] {
+        let expected = format!("player {winner} wins on turn {turn}, player {} at {health} health", 1 - winner);
+        assert_eq!(end_reason(winner, turn, health), expected);
+    }
+}
