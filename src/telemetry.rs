@@ -145,11 +145,14 @@ where
             line.clear();
             line.push_str("{\"timestamp\":\"");
             timestamps.write(std::time::SystemTime::now(), line);
+            // The level's name and the target are ours: nothing to escape.
+            line.push_str("\",\"level\":\"");
+            line.push_str(meta.level().as_str());
             line.push('"');
-            push_str_entry(line, "level", meta.level().as_str());
             event.record(&mut Fields { line, text });
-            push_str_entry(line, "target", meta.target());
-            line.push_str("}\n");
+            line.push_str(",\"target\":\"");
+            line.push_str(crate::session::GAME_EVENTS);
+            line.push_str("\"}\n");
             writer.write_str(line)
         })
     }

@@ -61,12 +61,15 @@ fn push_escaped(line: &mut String, text: &str) {
 }
 
 /// `,"key":`: the separator and key before a value (the first key of an
-/// object is written with its brace by the caller).
+/// object is written with its brace by the caller). Keys are written as
+/// they are: ours are field names, with nothing to escape.
 #[inline]
 pub(crate) fn push_key(line: &mut String, key: &str) {
-    line.push(',');
-    push_str(line, key);
-    line.push(':');
+    debug_assert!(!needs_escape(key.as_bytes()), "a key with something to escape: {key:?}");
+    line.reserve(key.len() + 4);
+    line.push_str(",\"");
+    line.push_str(key);
+    line.push_str("\":");
 }
 
 /// `,"key":"value"`.
