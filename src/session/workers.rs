@@ -47,14 +47,15 @@ use crate::session::{
 };
 
 /// Finished games, and kept replays among them, that wake the run loop
-/// for a commit before its time: bounds on the memory a commit holds and
-/// on its open files. Games without a replay are cheap to hold, but not
-/// free: a batch's records, results lines and log lines fill buffers
-/// that later batches reuse, and the bigger the batch, the more memory is
-/// touched for the first time (on a virtual machine, microseconds a
-/// page). A thousand quick games (LOCM's, at some 50,000 a second) are a
-/// few hundred kilobytes and some fifty syncs a second.
-pub(super) const COMMIT_GAMES: usize = 1024;
+/// for a commit before its time: bounds on the memory a commit holds, on
+/// its open files, and on what is left to commit once the last game ends
+/// (the session waits for it). Games without a replay are cheap to hold,
+/// but not free: the bigger the batch, the more memory its records and
+/// lines touch for the first time (on a virtual machine, microseconds a
+/// page). At LOCM's pace (some 50,000 games a second) that is a commit
+/// each 5 ms, each sync some 50 µs of system time; a thousand games a
+/// batch left a millisecond of commit after the last game.
+pub(super) const COMMIT_GAMES: usize = 256;
 pub(super) const COMMIT_REPLAYS: usize = 256;
 
 /// A lane between planner calls.
