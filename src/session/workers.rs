@@ -325,7 +325,7 @@ pub(super) struct Crew {
     /// their commit) so that a decision stops the starting of games at
     /// once, however fast they are. A std mutex taken by a worker for one
     /// pair's count, never while the starter's or the inbox's is held.
-    test: Mutex<Option<RunningTest>>,
+    test: Option<Mutex<RunningTest>>,
 }
 
 impl Crew {
@@ -336,29 +336,28 @@ impl Crew {
             inbox: Mutex::default(),
             wake: Notify::new(),
             ctx: Arc::new(ctx),
-            test: Mutex::new(None),
+            test: None,
         }
     }
 
     /// The crew of a session that runs a sequential test.
     pub(super) fn with_test(self, test: Option<RunningTest>) -> Crew {
-        Crew { test: Mutex::new(test), ..self }
+        Crew { test: test.map(Mutex::new), ..self }
     }
 
     /// The test's verdict over the games counted, if the session runs one.
     pub(super) fn test_verdict(&self) -> Option<SessionVerdict> {
-        self.test.lock().unwrap_or_else(PoisonError::into_inner).as_ref().map(RunningTest::verdict)
+        self.test.as_ref().map(|test| test.lock().unwrap_or_else(PoisonError::into_inner).verdict())
     }
 
     /// Counts a finished game in the session's test; a decision that ends
     /// the session stops the starting of games (the running ones finish).
     fn count_in_test(&self, game: &Pending) {
+        // No lock at all in a session without a test.
+        let Some(test) = &self.test else { return };
         let record = &game.record;
         let half = Half { outcome: record.outcome, score: record.score, ticks: record.ticks };
-        let decided = match &mut *self.test.lock().unwrap_or_else(PoisonError::into_inner) {
-            Some(test) => test.count(game.entry_number, record.index, half),
-            None => return,
-        };
+        let decided = test.lock().unwrap_or_else(PoisonError::into_inner).count(game.entry_number, record.index, half);
         if let Some(decision) = decided {
             tracing::info!(
                 verdict = ?decision.verdict,
