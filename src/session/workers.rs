@@ -52,10 +52,12 @@ use crate::session::{
 /// (the session waits for it). Games without a replay are cheap to hold,
 /// but not free: the bigger the batch, the more memory its records and
 /// lines touch for the first time (on a virtual machine, microseconds a
-/// page). At LOCM's pace (some 50,000 games a second) that is a commit
-/// each 5 ms, each sync some 50 µs of system time; a thousand games a
-/// batch left a millisecond of commit after the last game.
-pub(super) const COMMIT_GAMES: usize = 256;
+/// page), and the more is left for the last commit; the smaller, the more
+/// syncs, each some 50 µs of system time. At LOCM's pace (some 50,000
+/// games a second) that is a commit each 10 ms; a thousand games a batch
+/// left a millisecond of commit after the last game, 256 cost the syncs
+/// more than it saved.
+pub(super) const COMMIT_GAMES: usize = 512;
 pub(super) const COMMIT_REPLAYS: usize = 256;
 
 /// A lane between planner calls.
