@@ -281,10 +281,10 @@ pub fn init(config: &LogConfig) -> Result<(), TelemetryError> {
             // A mutex around the file: every event is written whole, never
             // dropped quietly (unlike a lossy non-blocking writer).
             // Per-game events wait under a lock of their own until 64 KiB
-            // of them or the session's next commit writes them (the commit
-            // first: no game is recorded whose lines a crash could lose);
-            // any other event writes them first, then itself. Rotation happens between writes, so a
-            // line is never split across two files.
+            // of them wait or the session's next commit writes them, before
+            // it records their games; any other event writes them first,
+            // then itself. Rotation happens between writes, so a line is
+            // never split across two files.
             let layer = tracing_subscriber::fmt::layer()
                 .json()
                 .event_format(FileFormat::default())

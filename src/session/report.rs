@@ -45,15 +45,12 @@ impl GameRecord {
     /// external programs that played, or a replay path that is not UTF-8
     /// (which serde_json refuses: the error returned).
     pub(crate) fn push_line(&self, line: &mut String) -> Result<(), serde_json::Error> {
-        let replay = match &self.replay {
-            Some(path) => path.to_str(),
-            None => Some("null"),
-        };
-        let (Some(replay), None) = (replay, &self.agents) else {
+        let replay = self.replay.as_deref().map(std::path::Path::to_str);
+        if self.agents.is_some() || replay == Some(None) {
             line.push_str(&serde_json::to_string(self)?);
             line.push('\n');
             return Ok(());
-        };
+        }
         let number = |line: &mut String, value: u64| line.push_str(itoa::Buffer::new().format(value));
         line.push_str("{\"id\":");
         json_line::push_str(line, &self.id);
@@ -82,9 +79,9 @@ impl GameRecord {
         line.push_str(",\"elapsed_us\":");
         number(line, self.elapsed_us);
         line.push_str(",\"replay\":");
-        match self.replay {
-            Some(_) => json_line::push_str(line, replay),
-            None => line.push_str(replay),
+        match replay.flatten() {
+            Some(path) => json_line::push_str(line, path),
+            None => line.push_str("null"),
         }
         line.push_str("}\n");
         Ok(())
@@ -256,7 +253,7 @@ mod tests {
     #[test]
     fn a_replay_path_that_is_not_utf8_is_refused_as_serde_json_refuses_it() {
         use std::os::unix::ffi::OsStrExt;
-        let mut record = GameRecord {
+        let record = GameRecord {
             id: "snake/000000".into(),
             entry: Arc::from("snake"),
             index: 0,
@@ -270,10 +267,9 @@ mod tests {
             score: 3,
             planner_us: 4,
             elapsed_us: 5,
-            replay: None,
+            replay: Some(PathBuf::from(std::ffi::OsStr::from_bytes(b"r\xffplay.tbr"))),
             agents: None,
         };
-        record.replay = Some(PathBuf::from(std::ffi::OsStr::from_bytes(b"r\xffplay.tbr")));
         let mut line = String::new();
         let refused = record.push_line(&mut line).unwrap_err();
         assert_eq!(refused.to_string(), serde_json::to_string(&record).unwrap_err().to_string());
