@@ -51,34 +51,21 @@ impl GameRecord {
             line.push('\n');
             return Ok(());
         }
-        let number = |line: &mut String, value: u64| line.push_str(itoa::Buffer::new().format(value));
         line.push_str("{\"id\":");
         json_line::push_str(line, &self.id);
-        line.push_str(",\"entry\":");
-        json_line::push_str(line, &self.entry);
-        line.push_str(",\"index\":");
-        number(line, self.index);
-        line.push_str(",\"game\":");
-        json_line::push_str(line, self.game);
-        line.push_str(",\"level\":");
-        json_line::push_str(line, &self.level);
-        line.push_str(",\"planner\":");
-        json_line::push_str(line, self.planner);
-        line.push_str(",\"seed\":");
-        number(line, self.seed);
-        line.push_str(",\"outcome\":");
-        json_line::push_str(line, self.outcome.as_str());
-        line.push_str(",\"reason\":");
-        json_line::push_str(line, &self.reason);
-        line.push_str(",\"ticks\":");
-        number(line, self.ticks.into());
-        line.push_str(",\"score\":");
-        line.push_str(itoa::Buffer::new().format(self.score));
-        line.push_str(",\"planner_us\":");
-        number(line, self.planner_us);
-        line.push_str(",\"elapsed_us\":");
-        number(line, self.elapsed_us);
-        line.push_str(",\"replay\":");
+        json_line::push_str_entry(line, "entry", &self.entry);
+        json_line::push_u64_entry(line, "index", self.index);
+        json_line::push_str_entry(line, "game", self.game);
+        json_line::push_str_entry(line, "level", &self.level);
+        json_line::push_str_entry(line, "planner", self.planner);
+        json_line::push_u64_entry(line, "seed", self.seed);
+        json_line::push_str_entry(line, "outcome", self.outcome.as_str());
+        json_line::push_str_entry(line, "reason", &self.reason);
+        json_line::push_u64_entry(line, "ticks", self.ticks.into());
+        json_line::push_i64_entry(line, "score", self.score);
+        json_line::push_u64_entry(line, "planner_us", self.planner_us);
+        json_line::push_u64_entry(line, "elapsed_us", self.elapsed_us);
+        json_line::push_key(line, "replay");
         match replay.flatten() {
             Some(path) => json_line::push_str(line, path),
             None => line.push_str("null"),
